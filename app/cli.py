@@ -1,0 +1,60 @@
+"""`python -m app`: set up models, serve the product."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from pydantic import ValidationError
+
+from app.errors import ShopdeskError
+from app.settings import Settings
+
+logger = logging.getLogger("app")
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    parser = argparse.ArgumentParser(prog="python -m app", description="shopdesk")
+    commands = parser.add_subparsers(dest="command", required=True)
+    models = commands.add_parser("models", help="locate the embedder, convert the generator once")
+    models.add_argument("--verify", action="store_true", help="also check every file's checksum")
+    serve = commands.add_parser("serve", help="run the HTTP service")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        settings = Settings()
+        if args.command == "models":
+            return _models(settings, verify=args.verify)
+        return _serve(settings, host=args.host, port=args.port)
+    except (ShopdeskError, ValidationError) as exc:
+        print(f"shopdesk: {exc}", file=sys.stderr)
+        return 2
+
+
+def _models(settings: Settings, *, verify: bool) -> int:
+    from app.modelstore import ensure_generator, resolve_embedder, verify_folder
+
+    embedder = resolve_embedder(settings.embedder_model)
+    print(f"embedder   {settings.embedder_model}: {embedder}")
+    folder = ensure_generator(settings.generator_model, settings.model_cache_dir)
+    if folder is not None:
+        manifest = verify_folder(folder, checksums=verify)
+        print(f"generator  {settings.generator_model}: {folder} ({len(manifest['files'])} files)")
+    else:
+        print(f"generator  {settings.generator_model}: used as configured")
+    return 0
+
+
+def _serve(settings: Settings, *, host: str, port: int) -> int:
+    import uvicorn
+
+    from app.server import create_app
+
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+    return 0

@@ -1,0 +1,44 @@
+"""Domain errors, translated to exit codes, HTTP statuses or chat messages only at the edges."""
+
+from __future__ import annotations
+
+
+class ShopdeskError(Exception):
+    """Base of every error shopdesk raises on purpose."""
+
+
+class ConfigurationError(ShopdeskError, ValueError):
+    """A setting is missing, inconsistent or insecure; the message names the variable to set."""
+
+
+class ModelUnavailableError(ShopdeskError):
+    """A model folder or package is missing or damaged; the message says how to fix it."""
+
+
+class MissingDependencyError(ShopdeskError):
+    """An optional package is not installed; the message names the extra that brings it."""
+
+
+class IndexNotPublishedError(ShopdeskError):
+    """No index version has been published yet (run the ingestion job)."""
+
+
+class CorruptIndexVersionError(ShopdeskError):
+    """A published index version cannot be read back."""
+
+
+class NothingToPublishError(ShopdeskError):
+    """The ingestion run produced no passages; the published version is left serving."""
+
+
+def require(module: str, extra: str) -> object:
+    """Import an optional heavy module, or fail with a message naming the extra to install."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f"{module} is not installed: install shopdesk with the `{extra}` extra "
+            f"(pip install -e '.[{extra}]')"
+        ) from exc

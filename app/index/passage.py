@@ -1,0 +1,41 @@
+"""A passage: the unit that is embedded, retrieved and cited."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A chunk of one knowledge document, with everything a citation needs.
+
+    ``text`` is what a shopper is shown; ``embed_text`` (title and section path, then the text) is
+    what the embedder saw, and ``hash`` is its digest, the key of the embedding cache.
+    """
+
+    id: str
+    document_id: str
+    source: str
+    title: str
+    section: str
+    url: str
+    anchor: str
+    kind: str
+    text: str
+    embed_text: str
+    hash: str
+    tokens: int
+
+    @property
+    def citation_target(self) -> str:
+        """Where a citation points: the page URL when the shop has one, else the source file."""
+        base = self.url or self.source
+        return f"{base}#{self.anchor}" if self.anchor and not self.url else base
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Passage:
+        return cls(**data)

@@ -1,0 +1,97 @@
+"""The served index version, followed as the ingestion job publishes new ones."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from app.errors import ShopdeskError
+from app.index import vector_index, versions
+from app.index.passage import Passage
+from app.index.versions import IndexVersion
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ScoredPassage:
+    passage: Passage
+    score: float
+
+
+@dataclass(frozen=True)
+class ServedIndex:
+    """One loaded version and the (possibly GPU) index that searches it."""
+
+    version: IndexVersion
+    search_index: Any
+    device: str
+
+    def search(self, queries: np.ndarray, k: int) -> list[list[ScoredPassage]]:
+        """Top-``k`` passages for each row of ``queries`` (normalised vectors), best first."""
+        k = min(k, len(self.version.passages))
+        if k == 0 or len(queries) == 0:
+            return [[] for _ in range(len(queries))]
+        scores, ids = self.search_index.search(np.ascontiguousarray(queries, np.float32), k)
+        return [
+            [
+                ScoredPassage(self.version.passages[i], float(s))
+                for s, i in zip(row_scores, row_ids, strict=True)
+                if i >= 0
+            ]
+            for row_scores, row_ids in zip(scores, ids, strict=True)
+        ]
+
+
+class PublishedIndex:
+    """Holds the served version in memory and swaps in a newer one without blocking readers.
+
+    ``current()`` is cheap: it looks at the pointer at most every ``poll_seconds``. A new version
+    is loaded beside the old one and replaces it in one assignment, so a request in flight keeps
+    the version it started with. A version that fails to load is logged and the old one kept.
+    """
+
+    def __init__(self, root: Path, *, device: str = "auto", poll_seconds: float = 2.0) -> None:
+        self._root = root
+        self._device = device
+        self._poll_seconds = poll_seconds
+        self._lock = threading.Lock()
+        self._served: ServedIndex | None = None
+        self._checked_at = 0.0
+
+    def current(self) -> ServedIndex:
+        """The served index; raises IndexNotPublishedError before the first publish."""
+        if self._served is None or time.monotonic() - self._checked_at >= self._poll_seconds:
+            self.refresh(raise_errors=self._served is None)
+        assert self._served is not None
+        return self._served
+
+    def refresh(self, *, raise_errors: bool = False) -> bool:
+        """Load the pointer's version if it is not the one held; True when it swapped."""
+        with self._lock:
+            self._checked_at = time.monotonic()
+            held = self._served.version.id if self._served else None
+            if held is not None and versions.current_version_id(self._root) == held:
+                return False
+            try:
+                version = versions.load_current(self._root)
+                search_index, device = vector_index.to_device(version.index, self._device)
+            except ShopdeskError as exc:
+                if raise_errors:
+                    raise
+                logger.error("keeping index version %s: %s", held, exc)
+                return False
+            self._served = ServedIndex(version, search_index, device)
+            logger.info(
+                "serving index version %s (%d passages, %s)",
+                version.id,
+                len(version.passages),
+                device,
+            )
+            return True

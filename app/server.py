@@ -1,0 +1,96 @@
+"""The HTTP service: the composition root builds every backend once, in the app's lifespan."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated
+
+from fastapi import FastAPI, HTTPException, Query, Request
+from pydantic import BaseModel
+
+from app.embedding.factory import build_embedder
+from app.errors import IndexNotPublishedError, ShopdeskError
+from app.retrieval.published_index import PublishedIndex
+from app.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+class SearchHit(BaseModel):
+    passage_id: str
+    title: str
+    section: str
+    source: str
+    citation: str
+    score: float
+    text: str
+
+
+class SearchResponse(BaseModel):
+    index_version: str
+    hits: list[SearchHit]
+
+
+def create_app(settings: Settings) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.embedder = await asyncio.to_thread(build_embedder, settings)
+        app.state.index = PublishedIndex(
+            settings.index_dir,
+            device=settings.index_device,
+            poll_seconds=settings.index_poll_seconds,
+        )
+        try:
+            await asyncio.to_thread(app.state.index.current)
+        except IndexNotPublishedError as exc:
+            logger.warning("%s; /readyz stays 503 until a version is published", exc)
+        yield
+
+    app = FastAPI(title="shopdesk", lifespan=lifespan)
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/readyz")
+    async def readyz(request: Request) -> dict[str, str]:
+        try:
+            served = await asyncio.to_thread(request.app.state.index.current)
+        except ShopdeskError as exc:
+            raise HTTPException(status_code=503, detail=str(exc)) from exc
+        return {"status": "ready", "index_version": served.version.id}
+
+    @app.get("/api/search", response_model=SearchResponse)
+    async def search(
+        request: Request,
+        q: Annotated[str, Query(min_length=1, max_length=2000)],
+        k: Annotated[int, Query(ge=1, le=50)] = 5,
+    ) -> SearchResponse:
+        if not q.strip():
+            raise HTTPException(status_code=422, detail="the query is empty")
+        try:
+            served = await asyncio.to_thread(request.app.state.index.current)
+        except ShopdeskError as exc:
+            raise HTTPException(status_code=503, detail=str(exc)) from exc
+        vectors = await asyncio.to_thread(request.app.state.embedder.embed, [q])
+        hits = served.search(vectors, k)[0]
+        return SearchResponse(
+            index_version=served.version.id,
+            hits=[
+                SearchHit(
+                    passage_id=h.passage.id,
+                    title=h.passage.title,
+                    section=h.passage.section,
+                    source=h.passage.source,
+                    citation=h.passage.citation_target,
+                    score=round(h.score, 4),
+                    text=h.passage.text,
+                )
+                for h in hits
+            ],
+        )
+
+    return app

@@ -1,0 +1,105 @@
+"""Saved HTML pages: visible text split on headings; navigation, scripts and footers dropped."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from ingest.documents import Document, LoadResult, Section, slugify
+from ingest.loaders.kinds import kind_from_path
+
+_SKIPPED_TAGS = {"script", "style", "nav", "footer", "header", "noscript", "svg", "template", "form"}
+_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+_BLOCKS = {"p", "div", "li", "ul", "ol", "tr", "table", "section", "article", "br", "dd", "dt"}
+_CELLS = {"td", "th"}
+_SPACES = re.compile(r"[ \t\r\f\v]+")
+
+
+class _PageParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.title = ""
+        self.sections: list[tuple[list[tuple[int, str, str]], list[str]]] = [([], [])]
+        self._stack: list[tuple[int, str, str]] = []
+        self._skip_depth = 0
+        self._in_title = False
+        self._heading: tuple[int, str] | None = None  # (level, anchor) while inside <hN>
+        self._heading_text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _SKIPPED_TAGS:
+            self._skip_depth += 1
+        elif self._skip_depth:
+            return
+        elif tag == "title":
+            self._in_title = True
+        elif tag in _HEADINGS:
+            self._heading = (int(tag[1]), dict(attrs).get("id") or "")
+            self._heading_text = []
+        elif tag in _BLOCKS:
+            self._text("\n")
+        elif tag in _CELLS:
+            self._text(" | ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIPPED_TAGS:
+            self._skip_depth = max(0, self._skip_depth - 1)
+        elif self._skip_depth:
+            return
+        elif tag == "title":
+            self._in_title = False
+        elif tag in _HEADINGS and self._heading is not None:
+            level, anchor = self._heading
+            text = _SPACES.sub(" ", "".join(self._heading_text)).strip()
+            self._heading = None
+            if text:
+                while self._stack and self._stack[-1][0] >= level:
+                    self._stack.pop()
+                self._stack.append((level, text, anchor or slugify(text)))
+                self.sections.append((list(self._stack), []))
+        elif tag in _BLOCKS:
+            self._text("\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._skip_depth:
+            return
+        if self._in_title:
+            self.title += data
+        elif self._heading is not None:
+            self._heading_text.append(data)
+        else:
+            self._text(data)
+
+    def _text(self, data: str) -> None:
+        self.sections[-1][1].append(data)
+
+
+def load_html(text: str, rel: str) -> LoadResult:
+    """One document per page, titled by <title> (or the first <h1>)."""
+    parser = _PageParser()
+    parser.feed(text)
+    parser.close()
+    title = _SPACES.sub(" ", parser.title).strip()
+    sections: list[Section] = []
+    for stack, chunks in parser.sections:
+        body = _clean("".join(chunks))
+        if not body:
+            continue
+        if not title and stack:
+            title = stack[0][1]
+        heading = tuple(h for _, h, _ in stack)
+        anchor = stack[-1][2] if stack else ""
+        sections.append(Section(heading=heading, text=body, anchor=anchor))
+    if not sections:
+        return LoadResult()
+    title = title or rel
+    sections = [s if s.heading else Section((title,), s.text, s.anchor) for s in sections]
+    document = Document.build(
+        id=rel, source=rel, title=title, kind=kind_from_path(rel), sections=sections
+    )
+    return LoadResult(documents=[document])
+
+
+def _clean(text: str) -> str:
+    lines = (_SPACES.sub(" ", line).strip(" |") for line in text.split("\n"))
+    return "\n".join(line.strip() for line in lines if line.strip())

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+from ingest.chunking import ChunkingPolicy, chunk_document, pack, section_header
+from ingest.documents import Document, Section
+
+
+def words(text: str) -> int:
+    """A stand-in tokenizer: one token per word (the real one is tested in integration)."""
+    return len(text.split())
+
+
+def test_short_section_is_one_chunk_with_its_heading_path() -> None:
+    doc = Document.build(
+        id="policies/returns.md",
+        source="policies/returns.md",
+        title="Returns",
+        kind="policy",
+        sections=[Section(("Returns", "Refund timing"), "Refunds take 5 days.", "refund-timing")],
+    )
+    [passage] = chunk_document(doc, words, ChunkingPolicy(max_tokens=50, overlap_tokens=5))
+    assert passage.text == "Refunds take 5 days."
+    assert passage.embed_text == "Returns › Refund timing\nRefunds take 5 days."
+    assert passage.section == "Returns › Refund timing"
+    assert passage.anchor == "refund-timing"
+    assert passage.citation_target == "policies/returns.md#refund-timing"
+
+
+def test_long_text_is_packed_under_budget_with_overlap() -> None:
+    paragraphs = [f"Paragraph {i} " + "word " * 18 for i in range(10)]  # 20 words each
+    chunks = pack("\n\n".join(paragraphs), words, budget=50, overlap=20)
+    assert len(chunks) > 3
+    assert all(words(c) <= 50 for c in chunks)
+    for previous, following in zip(chunks, chunks[1:], strict=False):
+        # the last paragraph of one chunk opens the next one
+        assert previous.split("\n")[-1] == following.split("\n")[0]
+    joined = "\n".join(chunks)
+    assert all(p.strip() in joined for p in paragraphs)
+
+
+def test_one_huge_sentence_is_split_into_word_windows() -> None:
+    chunks = pack("x " * 500, words, budget=64, overlap=0)
+    assert all(words(c) <= 64 for c in chunks)
+    assert sum(words(c) for c in chunks) == 500
+
+
+def test_lines_are_split_before_sentences() -> None:
+    record = "\n".join(f"Field {i}: value {i}." for i in range(30))
+    chunks = pack(record, words, budget=20, overlap=0)
+    assert all(words(c) <= 20 for c in chunks)
+    assert all(line.startswith("Field") for c in chunks for line in c.split("\n"))
+
+
+def test_header_does_not_repeat_the_title() -> None:
+    assert section_header("Size guide", Section(("Size guide", "Boots"), "x")) == "Size guide › Boots"
+
+
+def test_every_chunk_of_a_long_section_fits_with_its_header() -> None:
+    body = "\n\n".join("Sentence number %d is here. " % i * 3 for i in range(40))
+    doc = Document.build(
+        id="d", source="d.md", title="A title", kind="page", sections=[Section(("A title",), body)]
+    )
+    passages = chunk_document(doc, words, ChunkingPolicy(max_tokens=60, overlap_tokens=10))
+    assert len(passages) > 5
+    assert all(words(p.embed_text) <= 61 for p in passages)
+    assert len({p.id for p in passages}) == len(passages)
+    assert len({p.hash for p in passages}) == len(passages)
