@@ -17,6 +17,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from app.errors import ModelUnavailableError, require
 
@@ -121,7 +122,7 @@ def ensure_generator(spec: str, cache_dir: Path) -> Path | None:
     return folder
 
 
-def verify_folder(folder: Path, *, checksums: bool = False) -> dict[str, object]:
+def verify_folder(folder: Path, *, checksums: bool = False) -> dict[str, Any]:
     """Check a converted folder against its manifest: every file present at its recorded size."""
     manifest_path = folder / MANIFEST_NAME
     if not manifest_path.exists():
@@ -180,7 +181,9 @@ def _convert_gguf(model: PackagedModel, folder: Path) -> None:
         if folder.exists():
             shutil.rmtree(folder)
         staging.rename(folder)
-        logger.info("converted %s into %s in %.1fs", model.name, folder, manifest["converted_seconds"])
+        logger.info(
+            "converted %s into %s in %.1fs", model.name, folder, manifest["converted_seconds"]
+        )
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

@@ -1,4 +1,4 @@
-"""The one typed settings object: every knob of shopdesk, overridable by ``SHOPDESK_*`` variables."""
+"""The one typed settings object: every knob of shopdesk, set by ``SHOPDESK_*`` variables."""
 
 from __future__ import annotations
 
@@ -21,11 +21,6 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(
         env_prefix="SHOPDESK_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
-    )
-
-    mode: Literal["development", "production"] = Field(
-        "development",
-        description="`production` refuses insecure defaults at start-up.",
     )
 
     # --- where things live -------------------------------------------------------------------
@@ -77,7 +72,7 @@ class Settings(BaseSettings):
     # --- index -------------------------------------------------------------------------------
     index_kind: Literal["auto", "flat", "hnsw", "ivf"] = Field(
         "auto",
-        description="`auto`: exact inner product below `index_exact_max`, HNSW above it.",
+        description="`auto`: exact up to `index_exact_max` passages, then HNSW (IVF on a GPU).",
     )
     index_exact_max: int = Field(
         50_000, ge=1, description="Largest collection indexed exactly when `index_kind=auto`."

@@ -92,7 +92,9 @@ def _rollback(settings: Settings, version_id: str | None) -> int:
             return EXIT_USAGE
         version_id = older[-1]
     if version_id not in published:
-        print(f"ingest: no version {version_id!r}; see `python -m ingest versions`", file=sys.stderr)
+        print(
+            f"ingest: no version {version_id!r}; see `python -m ingest versions`", file=sys.stderr
+        )
         return EXIT_USAGE
     try:
         with versions.ingest_lock(root):
@@ -106,7 +108,9 @@ def _rollback(settings: Settings, version_id: str | None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m ingest", description=__doc__.split("\n")[0])
-    parser.add_argument("command", nargs="?", default="run", choices=["run", "versions", "rollback"])
+    parser.add_argument(
+        "command", nargs="?", default="run", choices=["run", "versions", "rollback"]
+    )
     parser.add_argument("version", nargs="?", help="with rollback: the version to serve")
     parser.add_argument("--knowledge", type=Path, help="knowledge folder (SHOPDESK_KNOWLEDGE_DIR)")
     parser.add_argument("--data-dir", type=Path, help="data folder (SHOPDESK_DATA_DIR)")

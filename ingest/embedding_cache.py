@@ -1,4 +1,4 @@
-"""Embeddings already computed, keyed by model and passage hash, so unchanged text is never re-embedded.
+"""Embeddings already computed, keyed by model and passage hash: unchanged text is not re-embedded.
 
 A SQLite file: safe to share between runs, committed batch by batch so that a run killed midway
 keeps what it had already paid for.

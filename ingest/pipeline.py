@@ -199,7 +199,11 @@ def _manifest(
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "content_digest": digest,
         "model": {"id": embedder.model_id, "dimension": embedder.dimension},
-        "index": {"kind": choice.kind, "params": choice.params, "recall_at_10": report.index_recall},
+        "index": {
+            "kind": choice.kind,
+            "params": choice.params,
+            "recall_at_10": report.index_recall,
+        },
         "chunking": {"max_tokens": settings.chunk_tokens, "overlap": settings.chunk_overlap_tokens},
         "counts": {
             "files": report.files,

@@ -79,7 +79,9 @@ def read_manifest(root: Path, version_id: str) -> dict[str, Any]:
     try:
         return dict(json.loads(path.read_text()))
     except (OSError, ValueError) as exc:
-        raise CorruptIndexVersionError(f"version {version_id}: unreadable manifest ({exc})") from exc
+        raise CorruptIndexVersionError(
+            f"version {version_id}: unreadable manifest ({exc})"
+        ) from exc
 
 
 def publish_version(

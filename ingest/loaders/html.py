@@ -8,7 +8,17 @@ from html.parser import HTMLParser
 from ingest.documents import Document, LoadResult, Section, slugify
 from ingest.loaders.kinds import kind_from_path
 
-_SKIPPED_TAGS = {"script", "style", "nav", "footer", "header", "noscript", "svg", "template", "form"}
+_SKIPPED_TAGS = {
+    "script",
+    "style",
+    "nav",
+    "footer",
+    "header",
+    "noscript",
+    "svg",
+    "template",
+    "form",
+}
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _BLOCKS = {"p", "div", "li", "ul", "ol", "tr", "table", "section", "article", "br", "dd", "dt"}
 _CELLS = {"td", "th"}

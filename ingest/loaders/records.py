@@ -1,4 +1,4 @@
-"""Record files (JSON, JSONL, CSV): every record, such as a product or an FAQ entry, is a document."""
+"""Record files (JSON, JSONL, CSV): every record, a product or an FAQ entry, is a document."""
 
 from __future__ import annotations
 

@@ -53,7 +53,9 @@ def test_search_finds_the_passage_that_answers(settings: Settings, embedder) -> 
 
 
 def test_reingest_embeds_only_what_changed(
-    settings: Settings, embedder, knowledge_copy: Path  # type: ignore[no-untyped-def]
+    settings: Settings,
+    embedder,
+    knowledge_copy: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     settings = settings.model_copy(update={"knowledge_dir": knowledge_copy})
     first = run_ingest(settings, embedder)
@@ -81,7 +83,9 @@ def test_bad_files_are_reported_and_the_rest_published(tmp_path: Path, capsys) -
     (knowledge / "policies" / "scan.pdf").write_bytes(b"%PDF-1.4\x00\x01")
     (knowledge / "policies" / "legacy.md").write_bytes("Caf\xe9".encode("latin-1"))
     (knowledge / "broken.json").write_text('[{"sku": ')
-    code = ingest_main(["--knowledge", str(knowledge), "--data-dir", str(tmp_path / "d"), "--quiet"])
+    code = ingest_main(
+        ["--knowledge", str(knowledge), "--data-dir", str(tmp_path / "d"), "--quiet"]
+    )
     out = capsys.readouterr().out
     assert code == 3
     assert "published version" in out
@@ -110,12 +114,16 @@ def test_concurrent_run_is_refused(settings: Settings) -> None:
 
 
 def test_killed_run_leaves_the_published_version_serving(
-    settings: Settings, embedder, knowledge_copy: Path  # type: ignore[no-untyped-def]
+    settings: Settings,
+    embedder,
+    knowledge_copy: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     settings = settings.model_copy(update={"knowledge_dir": knowledge_copy})
     served = run_ingest(settings, embedder).version_id
     cached_before = _cached_rows(settings)
-    bulk = "\n\n".join(f"## Note {i}\n\nStock note {i}: aisle {i % 17}, bin {i * 7}." for i in range(3000))
+    bulk = "\n\n".join(
+        f"## Note {i}\n\nStock note {i}: aisle {i % 17}, bin {i * 7}." for i in range(3000)
+    )
     (knowledge_copy / "faq" / "stock-notes.md").write_text("# Stock notes\n\n" + bulk)
 
     env = {**os.environ, "SHOPDESK_EMBED_DEVICE": "cpu"}
@@ -147,7 +155,9 @@ def _cached_rows(settings: Settings) -> int:
 
 
 @pytest.mark.parametrize("kind", ["hnsw", "ivf"])
-def test_approximate_index_when_configured_the_threshold(settings: Settings, embedder, kind: str) -> None:  # type: ignore[no-untyped-def]
+def test_approximate_index_when_configured_the_threshold(
+    settings: Settings, embedder, kind: str
+) -> None:  # type: ignore[no-untyped-def]
     settings = settings.model_copy(update={"index_exact_max": 10, "index_kind": kind})
     report = run_ingest(settings, embedder)
     manifest = versions.load_current(settings.index_dir).manifest

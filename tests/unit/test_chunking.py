@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import itertools
+
 from ingest.chunking import ChunkingPolicy, chunk_document, pack, section_header
 from ingest.documents import Document, Section
 
@@ -30,7 +32,7 @@ def test_long_text_is_packed_under_budget_with_overlap() -> None:
     chunks = pack("\n\n".join(paragraphs), words, budget=50, overlap=20)
     assert len(chunks) > 3
     assert all(words(c) <= 50 for c in chunks)
-    for previous, following in zip(chunks, chunks[1:], strict=False):
+    for previous, following in itertools.pairwise(chunks):
         # the last paragraph of one chunk opens the next one
         assert previous.split("\n")[-1] == following.split("\n")[0]
     joined = "\n".join(chunks)
@@ -51,11 +53,13 @@ def test_lines_are_split_before_sentences() -> None:
 
 
 def test_header_does_not_repeat_the_title() -> None:
-    assert section_header("Size guide", Section(("Size guide", "Boots"), "x")) == "Size guide › Boots"
+    assert (
+        section_header("Size guide", Section(("Size guide", "Boots"), "x")) == "Size guide › Boots"
+    )
 
 
 def test_every_chunk_of_a_long_section_fits_with_its_header() -> None:
-    body = "\n\n".join("Sentence number %d is here. " % i * 3 for i in range(40))
+    body = "\n\n".join(f"Sentence number {i} is here. " * 3 for i in range(40))
     doc = Document.build(
         id="d", source="d.md", title="A title", kind="page", sections=[Section(("A title",), body)]
     )

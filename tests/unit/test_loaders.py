@@ -76,15 +76,28 @@ def test_html_keeps_content_and_drops_navigation_scripts_and_footer(tmp_path: Pa
 
 def test_jsonl_records_become_documents_with_sku_in_text(tmp_path: Path) -> None:
     lines = [
-        json.dumps({"sku": "FH-1", "name": "Ridgeline 35", "price_gbp": 80, "url": "https://x/r35",
-                    "specs": {"capacity": "35 L"}, "sizes": ["S", "M"]}),
+        json.dumps(
+            {
+                "sku": "FH-1",
+                "name": "Ridgeline 35",
+                "price_gbp": 80,
+                "url": "https://x/r35",
+                "specs": {"capacity": "35 L"},
+                "sizes": ["S", "M"],
+            }
+        ),
         "{not json",
         json.dumps({"sku": "FH-2", "name": "Ridgeline 45", "price_gbp": 95}),
     ]
     result = load(tmp_path, "products/catalog.jsonl", "\n".join(lines))
-    assert [d.id for d in result.documents] == ["products/catalog.jsonl#FH-1", "products/catalog.jsonl#FH-2"]
+    assert [d.id for d in result.documents] == [
+        "products/catalog.jsonl#FH-1",
+        "products/catalog.jsonl#FH-2",
+    ]
     first = result.documents[0]
-    assert first.kind == "product" and first.url == "https://x/r35" and first.title == "Ridgeline 35"
+    assert (
+        first.kind == "product" and first.url == "https://x/r35" and first.title == "Ridgeline 35"
+    )
     assert "SKU: FH-1" in first.sections[0].text
     assert "capacity: 35 L" in first.sections[0].text
     assert [(s.path, s.reason.split(":")[0]) for s in result.skipped] == [

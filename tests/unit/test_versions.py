@@ -16,9 +16,18 @@ from app.index.passage import Passage
 def passages(n: int, tag: str = "") -> list[Passage]:
     return [
         Passage(
-            id=f"doc{tag}::{i}", document_id=f"doc{tag}", source="x.md", title="T", section="S",
-            url="", anchor="", kind="page", text=f"text {tag} {i}", embed_text=f"T\ntext {tag} {i}",
-            hash=f"h{tag}{i}", tokens=4,
+            id=f"doc{tag}::{i}",
+            document_id=f"doc{tag}",
+            source="x.md",
+            title="T",
+            section="S",
+            url="",
+            anchor="",
+            kind="page",
+            text=f"text {tag} {i}",
+            embed_text=f"T\ntext {tag} {i}",
+            hash=f"h{tag}{i}",
+            tokens=4,
         )
         for i in range(n)
     ]
@@ -31,8 +40,12 @@ def publish(root: Path, n: int, tag: str, keep: int = 3) -> str:
     index = vector_index.build_index(vectors, vector_index.IndexChoice("flat"))
     version_id = versions.new_version_id(f"{tag:0<8}")
     versions.publish_version(
-        root, version_id=version_id, index=index, passages=passages(n, tag),
-        manifest={"tag": tag}, keep=keep,
+        root,
+        version_id=version_id,
+        index=index,
+        passages=passages(n, tag),
+        manifest={"tag": tag},
+        keep=keep,
     )
     return version_id
 
@@ -107,9 +120,12 @@ def test_pointer_refuses_an_incomplete_version(tmp_path: Path) -> None:
 
 
 def test_second_run_is_locked_out(tmp_path: Path) -> None:
-    with versions.ingest_lock(tmp_path), pytest.raises(versions.IngestLockedError):
-        with versions.ingest_lock(tmp_path):
-            pass
+    with (
+        versions.ingest_lock(tmp_path),
+        pytest.raises(versions.IngestLockedError),
+        versions.ingest_lock(tmp_path),
+    ):
+        pass
 
 
 def test_reader_polling_during_publishes_never_fails(tmp_path: Path) -> None:
@@ -124,7 +140,7 @@ def test_reader_polling_during_publishes_never_fails(tmp_path: Path) -> None:
                 version = versions.load_current(tmp_path)
                 assert version.index.ntotal == len(version.passages)
                 seen.add(version.id)
-            except BaseException as exc:  # noqa: BLE001 - collected and asserted below
+            except BaseException as exc:
                 errors.append(exc)
 
     threads = [threading.Thread(target=reader) for _ in range(3)]
