@@ -72,11 +72,14 @@ def run_ingest(
         versions.clean_staging(root)
         with report.stage("load"):
             documents = load_documents(settings, report)
+        current = versions.current_version_id(root)
+        policy = ChunkingPolicy(settings.chunk_tokens, settings.chunk_overlap_tokens)
         with report.stage("chunk"):
-            passages = chunk_documents(
+            passages = chunk_changed(
                 documents,
-                _token_counter(embedder),
-                ChunkingPolicy(settings.chunk_tokens, settings.chunk_overlap_tokens),
+                embedder,
+                policy,
+                previous=_previous_passages(root, current, embedder.model_id, policy),
             )
         report.passages = len(passages)
         if not passages:
@@ -85,7 +88,6 @@ def run_ingest(
                 f"({len(report.skipped)} skipped); the served version is unchanged"
             )
         digest = content_digest(embedder.model_id, passages)
-        current = versions.current_version_id(root)
         if not force and current and _same_content(root, current, digest):
             report.version_id = current
             report.embedded_reused = len({p.hash for p in passages})
@@ -138,6 +140,25 @@ def load_documents(settings: Settings, report: IngestReport) -> list[Document]:
     return documents
 
 
+def chunk_changed(
+    documents: Sequence[Document],
+    embedder: Embedder,
+    policy: ChunkingPolicy,
+    *,
+    previous: dict[str, tuple[str, list[Passage]]],
+) -> list[Passage]:
+    """Passages of every document, reusing the served version's for documents that are unchanged."""
+    counter = _token_counter(embedder)
+    passages: list[Passage] = []
+    for document in documents:
+        known = previous.get(document.id)
+        if known is not None and known[0] == document.content_hash:
+            passages.extend(known[1])
+        else:
+            passages.extend(chunk_documents([document], counter, policy))
+    return passages
+
+
 def embed_passages(
     settings: Settings,
     embedder: Embedder,
@@ -170,6 +191,29 @@ def content_digest(model_id: str, passages: Sequence[Passage]) -> str:
     for passage in passages:
         digest.update(f"\n{passage.id}\t{passage.hash}\t{passage.url}".encode())
     return digest.hexdigest()
+
+
+def _previous_passages(
+    root: Path, version_id: str | None, model_id: str, policy: ChunkingPolicy
+) -> dict[str, tuple[str, list[Passage]]]:
+    """The served version's passages by document, when made with this model and chunking."""
+    if version_id is None:
+        return {}
+    try:
+        manifest = versions.read_manifest(root, version_id)
+        same_policy = manifest.get("chunking") == {
+            "max_tokens": policy.max_tokens,
+            "overlap": policy.overlap_tokens,
+        }
+        if not same_policy or manifest.get("model", {}).get("id") != model_id:
+            return {}
+        grouped: dict[str, list[Passage]] = {}
+        for passage in versions.read_passages(root, version_id):
+            grouped.setdefault(passage.document_id, []).append(passage)
+    except CorruptIndexVersionError:
+        return {}
+    hashes: dict[str, str] = manifest.get("documents", {})
+    return {doc_id: (hashes[doc_id], ps) for doc_id, ps in grouped.items() if doc_id in hashes}
 
 
 def _same_content(root: Path, version_id: str, digest: str) -> bool:

@@ -162,8 +162,7 @@ def load_version(root: Path, version_id: str) -> IndexVersion:
         if not path.exists() or path.stat().st_size != facts["bytes"]:
             raise CorruptIndexVersionError(f"version {version_id}: {name} is missing or truncated")
     try:
-        with (folder / PASSAGES_FILE).open(encoding="utf-8") as handle:
-            passages = [Passage.from_json(json.loads(line)) for line in handle]
+        passages = read_passages(root, version_id)
         index = load_index(folder / INDEX_FILE)
     except (OSError, ValueError, TypeError, RuntimeError) as exc:
         raise CorruptIndexVersionError(f"version {version_id}: {exc}") from exc
@@ -172,6 +171,16 @@ def load_version(root: Path, version_id: str) -> IndexVersion:
             f"version {version_id}: {index.ntotal} vectors for {len(passages)} passages"
         )
     return IndexVersion(version_id, manifest, passages, index)
+
+
+def read_passages(root: Path, version_id: str) -> list[Passage]:
+    """A version's passages in index order."""
+    path = root / VERSIONS / version_id / PASSAGES_FILE
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return [Passage.from_json(json.loads(line)) for line in handle]
+    except (OSError, ValueError, TypeError) as exc:
+        raise CorruptIndexVersionError(f"version {version_id}: {exc}") from exc
 
 
 def load_current(root: Path, *, attempts: int = 3) -> IndexVersion:

@@ -23,11 +23,16 @@ _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _BLOCKS = {"p", "div", "li", "ul", "ol", "tr", "table", "section", "article", "br", "dd", "dt"}
 _CELLS = {"td", "th"}
 _SPACES = re.compile(r"[ \t\r\f\v]+")
+_MAIN = re.compile(r"<main[\s>]", re.IGNORECASE)
 
 
 class _PageParser(HTMLParser):
-    def __init__(self) -> None:
+    """Collects title and heading-split text; with ``only_main``, only what is inside <main>."""
+
+    def __init__(self, *, only_main: bool) -> None:
         super().__init__(convert_charrefs=True)
+        self._only_main = only_main
+        self._main_depth = 0
         self.title = ""
         self.sections: list[tuple[list[tuple[int, str, str]], list[str]]] = [([], [])]
         self._stack: list[tuple[int, str, str]] = []
@@ -37,6 +42,8 @@ class _PageParser(HTMLParser):
         self._heading_text: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "main":
+            self._main_depth += 1
         if tag in _SKIPPED_TAGS:
             self._skip_depth += 1
         elif self._skip_depth:
@@ -52,6 +59,8 @@ class _PageParser(HTMLParser):
             self._text(" | ")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "main":
+            self._main_depth = max(0, self._main_depth - 1)
         if tag in _SKIPPED_TAGS:
             self._skip_depth = max(0, self._skip_depth - 1)
         elif self._skip_depth:
@@ -71,10 +80,10 @@ class _PageParser(HTMLParser):
             self._text("\n")
 
     def handle_data(self, data: str) -> None:
-        if self._skip_depth:
-            return
         if self._in_title:
             self.title += data
+        elif self._skip_depth or (self._only_main and not self._main_depth):
+            return
         elif self._heading is not None:
             self._heading_text.append(data)
         else:
@@ -86,7 +95,7 @@ class _PageParser(HTMLParser):
 
 def load_html(text: str, rel: str) -> LoadResult:
     """One document per page, titled by <title> (or the first <h1>)."""
-    parser = _PageParser()
+    parser = _PageParser(only_main=_MAIN.search(text) is not None)
     parser.feed(text)
     parser.close()
     title = _SPACES.sub(" ", parser.title).strip()

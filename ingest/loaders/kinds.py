@@ -8,11 +8,17 @@ from ingest.documents import DocumentKind
 
 
 def kind_from_path(rel: str) -> DocumentKind:
-    parts = [p.lower() for p in PurePosixPath(rel).parts]
-    if any(p.startswith("product") for p in parts):
-        return "product"
-    if any(p.startswith("faq") for p in parts):
-        return "faq"
-    if any(p.startswith("polic") for p in parts):
-        return "policy"
+    """The outermost folder (or file name) naming a kind decides: faq/product-care.md is FAQ."""
+    for part in PurePosixPath(rel).parts:
+        name = part.lower()
+        for prefix, kind in _PREFIXES:
+            if name.startswith(prefix):
+                return kind
     return "page"
+
+
+_PREFIXES: tuple[tuple[str, DocumentKind], ...] = (
+    ("product", "product"),
+    ("faq", "faq"),
+    ("polic", "policy"),
+)

@@ -171,3 +171,31 @@ def test_discover_ignores_hidden_files_and_folders(tmp_path: Path) -> None:
     (tmp_path / "faq").mkdir()
     (tmp_path / "faq" / "a.md").write_text("x")
     assert [p.relative_to(tmp_path).as_posix() for p in discover(tmp_path)] == ["faq/a.md"]
+
+
+def test_saved_page_with_main_keeps_only_main_content(tmp_path: Path) -> None:
+    page = (
+        "<html><head><title>Privacy</title></head><body>"
+        '<a class="skip-link" href="#main">Skip to main content</a>'
+        "<div class='promo'>Free delivery over £50</div>"
+        "<main><h1>Privacy</h1><p>We keep orders for 6 years.</p></main>"
+        "<aside>Related links</aside></body></html>"
+    )
+    [doc] = load(tmp_path, "policies/privacy.html", page).documents
+    text = "\n".join(s.text for s in doc.sections)
+    assert text == "We keep orders for 6 years."
+
+
+@pytest.mark.parametrize(
+    ("rel", "kind"),
+    [
+        ("faq/product-care.md", "faq"),
+        ("products/care/faq.md", "product"),
+        ("policies/returns.md", "policy"),
+        ("about.md", "page"),
+    ],
+)
+def test_kind_comes_from_the_outermost_folder(rel: str, kind: str) -> None:
+    from ingest.loaders.kinds import kind_from_path
+
+    assert kind_from_path(rel) == kind
