@@ -55,10 +55,13 @@ class Settings(BaseSettings):
     embed_device: Literal["auto", "cpu", "cuda"] = Field(
         "auto", description="`auto` uses every CUDA GPU when there is one, else the CPU."
     )
-    embed_batch_tokens: int = Field(
-        8192,
+    embed_batch_tokens: int | None = Field(
+        None,
         ge=256,
-        description="Token budget of one embedding batch (batches are length-sorted).",
+        description=(
+            "Token budget of one length-sorted embedding batch; unset: 2048 on CPU (measured "
+            "fastest here), 65536 on CUDA."
+        ),
     )
 
     # --- chunking ----------------------------------------------------------------------------

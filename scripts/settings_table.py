@@ -17,7 +17,9 @@ def table() -> str:
     rows = ["| variable | default | what it sets |", "| --- | --- | --- |"]
     for name, field in Settings.model_fields.items():
         default = field.default
-        if isinstance(default, Path):
+        if default is None:
+            text = "(unset)"
+        elif isinstance(default, Path):
             text = str(default).replace(str(DEFAULT_CACHE_DIR), "~/.cache/shopdesk")
         else:
             text = str(default)

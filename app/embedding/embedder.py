@@ -20,6 +20,10 @@ logger = logging.getLogger(__name__)
 
 DevicePreference = Literal["auto", "cpu", "cuda"]
 
+# Padded tokens per batch. On CPU small batches stay in cache: 2048 embedded 287 passages/s
+# against 214 at 8192 (HetPQA candidates, 2 cores); a GPU wants large batches.
+CPU_BATCH_TOKENS, CUDA_BATCH_TOKENS = 2048, 65536
+
 
 class Embedder(Protocol):
     """Turns texts into L2-normalised float32 vectors; inner product is cosine similarity."""
@@ -49,7 +53,7 @@ class SentenceTransformerEmbedder:
         *,
         name: str,
         device: DevicePreference = "auto",
-        batch_tokens: int = 8192,
+        batch_tokens: int | None = None,
     ) -> None:
         transformers: Any = require("transformers", "cpu")
         self._folder = folder
@@ -57,7 +61,9 @@ class SentenceTransformerEmbedder:
         self._max_tokens = _max_seq_length(folder)
         self._devices = _choose_devices(device)
         self._precision = "fp16" if self._devices[0].startswith("cuda") else "fp32"
-        self._batch_tokens = batch_tokens
+        self._batch_tokens = batch_tokens or (
+            CUDA_BATCH_TOKENS if self._precision == "fp16" else CPU_BATCH_TOKENS
+        )
         self._model_id = f"{name}@{_fingerprint(folder)}/{self._precision}"
         self._dimension = _dimension(folder)
         self._model: Any = None
@@ -79,7 +85,9 @@ class SentenceTransformerEmbedder:
         """Tokens each text takes, special tokens included, before truncation."""
         if not texts:
             return []
-        encoded = self._tokenizer(list(texts), add_special_tokens=True, truncation=False)
+        encoded = self._tokenizer(
+            list(texts), add_special_tokens=True, truncation=False, verbose=False
+        )
         return [len(ids) for ids in encoded["input_ids"]]
 
     def embed(self, texts: Sequence[str], *, progress: bool = False) -> np.ndarray:
