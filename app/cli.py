@@ -29,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    logging.getLogger("faiss.loader").setLevel(logging.WARNING)
     try:
         settings = Settings()
         if args.command == "models":

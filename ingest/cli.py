@@ -31,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    logging.getLogger("faiss.loader").setLevel(logging.WARNING)
     try:
         overrides = {
             k: v
