@@ -22,6 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     models = commands.add_parser("models", help="locate the embedder, convert the generator once")
     models.add_argument("--verify", action="store_true", help="also check every file's checksum")
+    commands.add_parser("chat", help="chat with the assistant in this terminal")
     serve = commands.add_parser("serve", help="run the HTTP service")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -34,6 +35,12 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings()
         if args.command == "models":
             return _models(settings, verify=args.verify)
+        if args.command == "chat":
+            import asyncio
+
+            from app.chat.terminal import run_terminal_chat
+
+            return asyncio.run(run_terminal_chat(settings))
         return _serve(settings, host=args.host, port=args.port)
     except (ShopdeskError, ValidationError) as exc:
         print(f"shopdesk: {exc}", file=sys.stderr)

@@ -42,3 +42,11 @@ def require(module: str, extra: str) -> object:
             f"{module} is not installed: install shopdesk with the `{extra}` extra "
             f"(pip install -e '.[{extra}]')"
         ) from exc
+
+
+class InvalidMessageError(ShopdeskError, ValueError):
+    """A shopper's message cannot be answered as sent; the text says what to change."""
+
+
+class EngineUnavailableError(ShopdeskError):
+    """No generation engine can take the request now (starting, crashed, or every server down)."""

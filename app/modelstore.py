@@ -25,6 +25,8 @@ logger = logging.getLogger(__name__)
 
 PACKAGED_PREFIX = "packaged:"
 MANIFEST_NAME = "shopdesk-model.json"
+# Bumped whenever the conversion changes, so that older folders are converted again.
+RECIPE = 2  # 2: weights saved as bfloat16
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,8 @@ def verify_folder(folder: Path, *, checksums: bool = False) -> dict[str, Any]:
             f"{folder} has not been converted yet: run `python -m app models` (or `make setup`)"
         )
     manifest = json.loads(manifest_path.read_text())
+    if manifest.get("recipe") != RECIPE:
+        raise ModelUnavailableError(f"{folder} was converted by an older recipe")
     for name, meta in manifest["files"].items():
         path = folder / name
         if not path.exists() or path.stat().st_size != meta["bytes"]:
@@ -159,6 +163,7 @@ def _convert_gguf(model: PackagedModel, folder: Path) -> None:
             source_dir, gguf_file=gguf_file, quantization_config=quantization
         )
         # The weights are plain tensors now; drop the quantiser so the saved folder says so.
+        llm = llm.to(dtype=require("torch", "cpu").bfloat16)  # type: ignore[attr-defined]
         llm.hf_quantizer = None
         llm.is_quantized = False
         if hasattr(llm.config, "quantization_config"):
@@ -172,6 +177,7 @@ def _convert_gguf(model: PackagedModel, folder: Path) -> None:
         }
         manifest = {
             "name": model.name,
+            "recipe": RECIPE,
             "source": f"{model.distribution}:{model.relative_path}",
             "source_sha256": _sha256(gguf_path),
             "converted_seconds": round(time.perf_counter() - started, 1),

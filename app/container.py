@@ -1,0 +1,134 @@
+"""The composition root: every backend is built here, from the settings, inside one lifespan."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from app.chat.prompt_format import PromptFormat
+from app.chat.service import ChatOptions, ChatService
+from app.embedding.embedder import Embedder
+from app.embedding.factory import build_embedder
+from app.engine.base import Engine
+from app.errors import ConfigurationError, IndexNotPublishedError
+from app.modelstore import resolve_generator
+from app.retrieval.published_index import PublishedIndex
+from app.retrieval.query_encoder import QueryEncoder
+from app.retrieval.retriever import Retriever
+from app.sessions.base import SessionStore
+from app.sessions.turn_vectors import TurnVectorCache
+from app.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Container:
+    settings: Settings
+    embedder: Embedder
+    index: PublishedIndex
+    encoder: QueryEncoder
+    store: SessionStore
+    engine: Engine
+    chat: ChatService
+
+
+@asynccontextmanager
+async def build_container(settings: Settings) -> AsyncIterator[Container]:
+    """Start everything; close everything in reverse order however the app ends."""
+    async with AsyncExitStack() as stack:
+        embedder = build_embedder(settings)
+        index = PublishedIndex(
+            settings.index_dir,
+            device=settings.index_device,
+            poll_seconds=settings.index_poll_seconds,
+        )
+        try:
+            index.current()
+        except IndexNotPublishedError as exc:
+            logger.warning("%s; chat answers wait for a published index", exc)
+        encoder = QueryEncoder(embedder)
+        stack.push_async_callback(encoder.close)
+        store = await _session_store(settings)
+        stack.push_async_callback(store.close)
+        engine, model_source = await _engine(settings, stack)
+        device = getattr(embedder, "devices", ["cpu"])[0]
+        chat = ChatService(
+            store=store,
+            turn_vectors=TurnVectorCache(
+                store, capacity=settings.turn_vector_capacity, device=device
+            ),
+            encoder=encoder,
+            retriever=Retriever(index, top_k=settings.top_k, floor=settings.relevance_floor),
+            engine=engine,
+            prompt_format=PromptFormat(model_source, shop_name=settings.shop_name),
+            options=ChatOptions(
+                shop_name=settings.shop_name,
+                max_message_chars=settings.max_message_chars,
+                max_answer_tokens=settings.max_answer_tokens,
+                temperature=settings.temperature,
+                frequency_penalty=settings.frequency_penalty,
+                context_tokens=settings.vllm_max_model_len,
+                history_weights=tuple(settings.history_weights),
+                min_groundedness=settings.min_groundedness,
+            ),
+        )
+        yield Container(settings, embedder, index, encoder, store, engine, chat)
+
+
+async def _session_store(settings: Settings) -> SessionStore:
+    if settings.redis_url is None:
+        from app.sessions.memory import MemorySessionStore
+
+        logger.info("sessions in process memory (set SHOPDESK_REDIS_URL to share them)")
+        return MemorySessionStore(ttl_s=settings.session_ttl_s)
+    import redis.asyncio as redis
+
+    from app.sessions.redis_store import RedisSessionStore
+
+    client: Any = redis.from_url(settings.redis_url)
+    store = RedisSessionStore(client, ttl_s=settings.session_ttl_s)
+    if not await store.ping():
+        logger.warning("Redis at %s does not answer yet; sessions will retry", settings.redis_url)
+    logger.info("sessions in Redis at %s", settings.redis_url)
+    return store
+
+
+async def _engine(settings: Settings, stack: AsyncExitStack) -> tuple[Engine, str]:
+    """The configured engine, and where the generator's tokenizer can be read from."""
+    if settings.engine == "remote":
+        from app.engine.remote import remote_engine
+
+        if not settings.remote_model:
+            raise ConfigurationError(
+                "SHOPDESK_REMOTE_MODEL must name the model the servers serve (a local folder "
+                "with the same tokenizer, or its hub id)"
+            )
+        engine = await stack.enter_async_context(
+            remote_engine(
+                settings.remote_urls,
+                model=settings.remote_model,
+                timeout_s=settings.remote_timeout_s,
+            )
+        )
+        return engine, resolve_generator(settings.remote_model, settings.model_cache_dir)
+    from app.engine.vllm_engine import VllmOptions, vllm_engine
+
+    model = resolve_generator(settings.generator_model, settings.model_cache_dir)
+    options = VllmOptions(
+        model=model,
+        dtype=settings.vllm_dtype,
+        max_model_len=settings.vllm_max_model_len,
+        max_num_seqs=settings.vllm_max_num_seqs,
+        enable_prefix_caching=settings.vllm_prefix_caching,
+        gpu_memory_utilization=settings.vllm_gpu_memory_utilization,
+        tensor_parallel_size=settings.vllm_tensor_parallel_size,
+        quantization=settings.vllm_quantization,
+        enforce_eager=settings.vllm_enforce_eager,
+        cpu_kvcache_gib=settings.vllm_cpu_kvcache_gib,
+    )
+    logger.info("engine: in-process vLLM with %s", model)
+    return await stack.enter_async_context(vllm_engine(options)), model

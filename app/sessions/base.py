@@ -1,0 +1,51 @@
+"""Conversation state: the turns of a session, in order, and one writer per session at a time."""
+
+from __future__ import annotations
+
+import json
+from contextlib import AbstractAsyncContextManager
+from dataclasses import asdict, dataclass
+from typing import Protocol
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One question and the answer it got, with the passages the answer rested on."""
+
+    question: str
+    answer: str
+    passage_ids: tuple[str, ...] = ()
+    at: float = 0.0
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Turn:
+        data = json.loads(text)
+        data["passage_ids"] = tuple(data.get("passage_ids", ()))
+        return cls(**data)
+
+
+class SessionStore(Protocol):
+    """Where sessions live: Redis in production, this process by default."""
+
+    async def turns(self, session_id: str) -> list[Turn]: ...
+
+    async def append(self, session_id: str, turn: Turn) -> int:
+        """Add a turn; returns its index in the session."""
+        ...
+
+    def exclusive(self, session_id: str) -> AbstractAsyncContextManager[None]:
+        """Held for a whole chat turn, so two tabs sending at once are answered in order."""
+        ...
+
+    async def save_vector(self, session_id: str, index: int, vector: np.ndarray) -> None: ...
+
+    async def load_vectors(self, session_id: str, indices: list[int]) -> dict[int, np.ndarray]: ...
+
+    async def ping(self) -> bool: ...
+
+    async def close(self) -> None: ...

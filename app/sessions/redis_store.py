@@ -1,0 +1,88 @@
+"""Sessions in Redis: shared by every app replica, surviving restarts, expiring after a TTL."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import numpy as np
+
+from app.errors import ShopdeskError
+from app.sessions.base import Turn
+
+
+class SessionBusyError(ShopdeskError):
+    """Another request of the same session held the session for too long."""
+
+
+class RedisSessionStore:
+    """Keys per session: ``{prefix}{id}:turns`` (list of JSON turns), ``:vectors`` (hash of
+    float32 bytes by turn index) and ``:lock``; every write renews the TTL."""
+
+    def __init__(
+        self, client: Any, *, ttl_s: int, prefix: str = "shopdesk:session:", lock_s: float = 120
+    ) -> None:
+        self._redis = client
+        self._ttl = ttl_s
+        self._prefix = prefix
+        self._lock_s = lock_s
+
+    def _key(self, session_id: str, part: str) -> str:
+        return f"{self._prefix}{session_id}:{part}"
+
+    async def turns(self, session_id: str) -> list[Turn]:
+        raw = await self._redis.lrange(self._key(session_id, "turns"), 0, -1)
+        return [Turn.from_json(item) for item in raw]
+
+    async def append(self, session_id: str, turn: Turn) -> int:
+        key = self._key(session_id, "turns")
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.rpush(key, turn.to_json())
+            pipe.expire(key, self._ttl)
+            pipe.expire(self._key(session_id, "vectors"), self._ttl)
+            length, *_ = await pipe.execute()
+        return int(length) - 1
+
+    @asynccontextmanager
+    async def exclusive(self, session_id: str) -> AsyncIterator[None]:
+        lock = self._redis.lock(
+            self._key(session_id, "lock"), timeout=self._lock_s, blocking_timeout=self._lock_s
+        )
+        if not await lock.acquire():
+            raise SessionBusyError("this conversation is still busy with an earlier message")
+        try:
+            yield
+        finally:
+            # the lock may have expired meanwhile: then there is nothing of ours to release
+            with contextlib.suppress(Exception):
+                await lock.release()
+
+    async def save_vector(self, session_id: str, index: int, vector: np.ndarray) -> None:
+        key = self._key(session_id, "vectors")
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, str(index), np.asarray(vector, dtype=np.float32).tobytes())
+            pipe.expire(key, self._ttl)
+            await pipe.execute()
+
+    async def load_vectors(self, session_id: str, indices: list[int]) -> dict[int, np.ndarray]:
+        if not indices:
+            return {}
+        values = await self._redis.hmget(
+            self._key(session_id, "vectors"), [str(i) for i in indices]
+        )
+        return {
+            i: np.frombuffer(v, dtype=np.float32).copy()
+            for i, v in zip(indices, values, strict=True)
+            if v is not None
+        }
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self._redis.ping())
+        except Exception:
+            return False
+
+    async def close(self) -> None:
+        await self._redis.aclose()

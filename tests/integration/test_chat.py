@@ -1,0 +1,218 @@
+"""A chat turn end to end on the real engine (vLLM on CPU), embedder, index and Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+import threading
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+from anyio.from_thread import BlockingPortal
+
+from app.chat.citations import strip_invalid_markers
+from app.chat.service import NOTHING_FOUND, ChatService, Delta, Done
+from app.errors import InvalidMessageError
+from app.index import versions
+from app.sessions.redis_store import RedisSessionStore
+from app.sessions.turn_vectors import TurnVectorCache
+from ingest.pipeline import run_ingest
+from tests.integration.conftest import ask
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def new_session() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def test_answer_is_streamed_cited_and_timed(portal: BlockingPortal, stack: Any) -> None:
+    outcome, pieces = ask(portal, stack.chat, new_session(), "How much does the return label cost?")
+    assert outcome.answered
+    assert len(pieces) > 1  # streamed, not one block
+    assert outcome.answer.startswith("".join(pieces).strip()[:20])
+    sources = {p.passage.source for p in outcome.passages}
+    assert "policies/returns-and-refunds.md" in sources
+    for marker in re.findall(r"\[(\d+)\]", outcome.answer):  # every marker resolves
+        assert 1 <= int(marker) <= len(outcome.passages)
+    assert {c.number for c in outcome.citations} == {
+        int(m) for m in re.findall(r"\[(\d+)\]", outcome.answer)
+    }
+    assert 0.0 <= outcome.groundedness <= 1.0
+    assert outcome.stats.prompt_tokens > 0 and outcome.stats.generated_tokens > 0
+    assert set(outcome.timings) >= {"embed", "search", "first_token", "prefill", "decode", "total"}
+    assert outcome.engine.startswith("vllm:")
+    assert outcome.index_version == versions.current_version_id(stack.settings.index_dir)
+
+
+def test_conversation_keeps_history_and_reuses_its_prefix(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    session = new_session()
+    questions = [
+        "What is the warranty on backpacks?",
+        "How long do I have to return an item?",
+        "Is live chat open on Sunday?",
+    ]
+    outcomes = [ask(portal, stack.chat, session, q)[0] for q in questions]
+    history = portal.call(stack.chat.history, session)
+    assert [t.question for t in history] == questions
+    assert [t.answer for t in history] == [o.answer for o in outcomes]
+    # the system prompt and the earlier turns are a cached prefix by the third turn
+    assert outcomes[2].stats.cached_tokens > 0
+    assert outcomes[2].stats.prefilled_tokens < outcomes[2].stats.prompt_tokens
+
+
+def test_follow_up_is_resolved_through_history(portal: BlockingPortal, stack: Any) -> None:
+    session = new_session()
+    ask(portal, stack.chat, session, "Tell me about the Stormhollow 2 tent")
+    follow_up, _ = ask(portal, stack.chat, session, "how heavy is it?")
+    titles = [p.passage.title for p in follow_up.passages]
+    assert any("Stormhollow 2" in t for t in titles), titles
+    # the same words without the conversation do not find the tent
+    alone, _ = ask(portal, stack.chat, new_session(), "how heavy is it?")
+    assert not any("Stormhollow" in p.passage.title for p in alone.passages[:2])
+
+
+def test_question_outside_the_knowledge_base_is_answered_honestly(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    outcome, pieces = ask(portal, stack.chat, new_session(), "What is the capital of Mongolia?")
+    assert not outcome.answered and outcome.passages == []
+    assert outcome.answer == NOTHING_FOUND.format(shop=stack.settings.shop_name)
+    assert "support team" in "".join(pieces)
+    assert outcome.stats.generated_tokens == 0  # no engine call, nothing invented
+
+
+def test_bad_messages_are_refused_before_any_work(portal: BlockingPortal, stack: Any) -> None:
+    session = new_session()
+    for message, fragment in [
+        ("   ", "empty"),
+        ("x" * 5000, "characters long"),
+        ("hi\x00", "control"),
+    ]:
+        with pytest.raises(InvalidMessageError, match=fragment):
+            ask(portal, stack.chat, session, message)
+    assert portal.call(stack.chat.history, session) == []
+
+
+def test_concurrent_shoppers_are_all_answered_in_shared_batches(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    questions = [
+        "Do you deliver to Northern Ireland?",
+        "Can I pay with Klarna?",
+        "What sizes does the Torridon jacket come in?",
+        "How do I clean a down jacket?",
+        "Is there a student discount?",
+        "Can I collect my order in Leeds?",
+    ]
+    before = stack.encoder.stats.batches
+
+    async def everyone() -> list[Any]:
+        async def one(q: str) -> Any:
+            async for event in stack.chat.turn(new_session(), q):
+                if isinstance(event, Done):
+                    return event.outcome
+            return None
+
+        return await asyncio.gather(*(one(q) for q in questions))
+
+    outcomes = portal.call(everyone)
+    assert all(o is not None and o.answer for o in outcomes)
+    assert stack.encoder.stats.largest_batch > 1  # questions embedded together
+    assert stack.encoder.stats.batches - before < len(questions)
+
+
+def test_index_swap_during_traffic_drops_no_turn(
+    portal: BlockingPortal, stack: Any, embedder: Any
+) -> None:
+    before = versions.current_version_id(stack.settings.index_dir)
+    swapped = threading.Event()
+
+    def publish() -> None:
+        run_ingest(stack.settings, embedder, force=True)
+        swapped.set()
+
+    async def traffic() -> list[Any]:
+        async def one(i: int) -> Any:
+            session = new_session()
+            async for event in stack.chat.turn(session, f"What is the warranty on tents? ({i})"):
+                if isinstance(event, Done):
+                    return event.outcome
+            return None
+
+        publisher = asyncio.create_task(asyncio.to_thread(publish))
+        results = await asyncio.gather(*(one(i) for i in range(4)))
+        await publisher
+        results.append(await one(99))
+        return results
+
+    outcomes = portal.call(traffic)
+    after = versions.current_version_id(stack.settings.index_dir)
+    assert swapped.is_set() and after != before
+    assert all(o is not None and o.answered for o in outcomes)
+    assert outcomes[-1].index_version == after
+
+
+def redis_chat(stack: Any, prefix: str) -> tuple[ChatService, RedisSessionStore]:
+    store = RedisSessionStore(aioredis.from_url(REDIS_URL), ttl_s=600, prefix=prefix)
+    chat = ChatService(
+        store=store,
+        turn_vectors=TurnVectorCache(store, capacity=100),
+        encoder=stack.encoder,
+        retriever=stack.chat._retriever,
+        engine=stack.engine,
+        prompt_format=stack.chat._format,
+        options=stack.chat._options,
+    )
+    return chat, store
+
+
+def test_redis_sessions_survive_a_restart_and_two_tabs_lose_nothing(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    prefix = f"shopdesk-test-{secrets.token_hex(4)}:"
+    session = new_session()
+    first_app, first_store = redis_chat(stack, prefix)
+    ask(portal, first_app, session, "Tell me about the Stormhollow 2 tent")
+    portal.call(first_store.close)
+
+    # a new app process: new store, new vector cache, nothing in memory
+    second_app, second_store = redis_chat(stack, prefix)
+    follow_up, _ = ask(portal, second_app, session, "how heavy is it?")
+    assert any("Stormhollow 2" in p.passage.title for p in follow_up.passages)
+    assert second_app._vectors.stats.spilled_reads >= 1
+
+    async def two_tabs() -> None:
+        async def tab(q: str) -> None:
+            async for _ in second_app.turn(session, q):
+                pass
+
+        await asyncio.gather(tab("Can I pay with PayPal?"), tab("Do you sell gift cards?"))
+
+    portal.call(two_tabs)
+    history = portal.call(second_app.history, session)
+    assert len(history) == 4
+    assert {t.question for t in history[2:]} == {
+        "Can I pay with PayPal?",
+        "Do you sell gift cards?",
+    }
+    portal.call(second_store.close)
+
+
+def test_deltas_add_up_to_the_answer(portal: BlockingPortal, stack: Any) -> None:
+    async def run() -> tuple[str, Any]:
+        text, outcome = "", None
+        async for event in stack.chat.turn(new_session(), "Do you ship to the EU?"):
+            if isinstance(event, Delta):
+                text += event.text
+            else:
+                outcome = event.outcome
+        return text, outcome
+
+    text, outcome = portal.call(run)
+    shown = strip_invalid_markers(text, len(outcome.passages))
+    assert " ".join(shown.split()) == " ".join(outcome.answer.split())
