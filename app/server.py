@@ -11,9 +11,8 @@ from typing import Annotated
 from fastapi import FastAPI, HTTPException, Query, Request
 from pydantic import BaseModel
 
-from app.embedding.factory import build_embedder
-from app.errors import IndexNotPublishedError, ShopdeskError
-from app.retrieval.published_index import PublishedIndex
+from app.container import Container, build_container
+from app.errors import ShopdeskError
 from app.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -37,17 +36,9 @@ class SearchResponse(BaseModel):
 def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.embedder = await asyncio.to_thread(build_embedder, settings)
-        app.state.index = PublishedIndex(
-            settings.index_dir,
-            device=settings.index_device,
-            poll_seconds=settings.index_poll_seconds,
-        )
-        try:
-            await asyncio.to_thread(app.state.index.current)
-        except IndexNotPublishedError as exc:
-            logger.warning("%s; /readyz stays 503 until a version is published", exc)
-        yield
+        async with build_container(settings) as container:
+            app.state.container = container
+            yield
 
     app = FastAPI(title="shopdesk", lifespan=lifespan)
 
@@ -57,11 +48,18 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/readyz")
     async def readyz(request: Request) -> dict[str, str]:
+        container: Container = request.app.state.container
         try:
-            served = await asyncio.to_thread(request.app.state.index.current)
+            served = await asyncio.to_thread(container.index.current)
         except ShopdeskError as exc:
             raise HTTPException(status_code=503, detail=str(exc)) from exc
-        return {"status": "ready", "index_version": served.version.id}
+        if not await container.engine.healthy():
+            raise HTTPException(status_code=503, detail="the generation engine is not healthy")
+        return {
+            "status": "ready",
+            "index_version": served.version.id,
+            "engine": container.engine.description,
+        }
 
     @app.get("/api/search", response_model=SearchResponse)
     async def search(
@@ -71,12 +69,13 @@ def create_app(settings: Settings) -> FastAPI:
     ) -> SearchResponse:
         if not q.strip():
             raise HTTPException(status_code=422, detail="the query is empty")
+        container: Container = request.app.state.container
         try:
-            served = await asyncio.to_thread(request.app.state.index.current)
+            served = await asyncio.to_thread(container.index.current)
         except ShopdeskError as exc:
             raise HTTPException(status_code=503, detail=str(exc)) from exc
-        vectors = await asyncio.to_thread(request.app.state.embedder.embed, [q])
-        hits = served.search(vectors, k)[0]
+        vector = await container.encoder.encode(q)
+        hits = served.search(vector[None, :], k)[0]
         return SearchResponse(
             index_version=served.version.id,
             hits=[

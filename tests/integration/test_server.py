@@ -20,6 +20,7 @@ def test_ready_only_once_an_index_is_published(settings: Settings, embedder) -> 
         version = run_ingest(settings, embedder).version_id
         ready = client.get("/readyz")
         assert ready.status_code == 200 and ready.json()["index_version"] == version
+        assert ready.json()["engine"].startswith("vllm:")
 
         found = client.get("/api/search", params={"q": "Do you offer a student discount?", "k": 3})
         assert found.status_code == 200
