@@ -72,6 +72,7 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
                 temperature=settings.temperature,
                 frequency_penalty=settings.frequency_penalty,
                 context_tokens=settings.vllm_max_model_len,
+                passage_tokens=settings.passage_tokens,
                 history_weights=tuple(settings.history_weights),
                 min_groundedness=settings.min_groundedness,
             ),

@@ -140,6 +140,11 @@ class Settings(BaseSettings):
     # --- a chat turn ---------------------------------------------------------------------------
     shop_name: str = Field("Fernhill Outfitters", description="The shop the assistant speaks for.")
     top_k: int = Field(5, ge=1, le=20, description="Passages given to the generator per turn.")
+    passage_tokens: int = Field(
+        640,
+        ge=64,
+        description="Generator tokens of passages per turn (best first, the last one cut).",
+    )
     relevance_floor: float = Field(
         0.35,
         ge=-1,
@@ -153,7 +158,7 @@ class Settings(BaseSettings):
     max_message_chars: int = Field(
         2000, ge=10, description="Longest shopper message accepted, in characters."
     )
-    max_answer_tokens: int = Field(200, ge=16, description="Longest answer, in tokens.")
+    max_answer_tokens: int = Field(160, ge=16, description="Longest answer, in tokens.")
     temperature: float = Field(
         0.0, ge=0, le=2, description="Sampling temperature of answers (0: the likeliest answer)."
     )

@@ -44,10 +44,17 @@ def assemble_prompt(
     render: Render,
     count_tokens: CountTokens,
     budget_tokens: int,
+    passage_tokens: int | None = None,
     drop_step: int = 4,
 ) -> AssembledPrompt:
-    """The largest prompt under ``budget_tokens``: old turns dropped in blocks, then passages."""
+    """The largest prompt under ``budget_tokens``: old turns dropped in blocks, then passages.
+
+    With ``passage_tokens``, this turn's passages are first cut to that many tokens (best first,
+    the last one truncated), so every turn adds about the same to the prompt.
+    """
     kept = list(passages)
+    if passage_tokens is not None:
+        kept = fit_passages(kept, count_tokens, passage_tokens)
     start = 0
     while True:
         messages = conversation(system, history[start:], kept, question)
@@ -94,6 +101,24 @@ def current_turn(passages: Sequence[ScoredPassage], question: str) -> str:
         f"<<<\n{listing}\n>>>\n\n"
         f"Customer question: {question}"
     )
+
+
+def fit_passages(
+    passages: Sequence[ScoredPassage], count_tokens: CountTokens, budget: int
+) -> list[ScoredPassage]:
+    """Best-first passages whose texts fit ``budget`` tokens; the one that overflows is cut."""
+    kept: list[ScoredPassage] = []
+    left = budget
+    for hit in passages:
+        tokens = count_tokens(hit.passage.text) + 8  # the numbered heading line
+        if tokens <= left:
+            kept.append(hit)
+            left -= tokens
+            continue
+        if left >= 48:
+            kept.append(_truncated(hit, count_tokens, left - 8))
+        break
+    return kept
 
 
 def _truncated(hit: ScoredPassage, count_tokens: CountTokens, limit: int) -> ScoredPassage:

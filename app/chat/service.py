@@ -36,6 +36,7 @@ class ChatOptions:
     temperature: float
     frequency_penalty: float
     context_tokens: int
+    passage_tokens: int
     history_weights: tuple[float, ...]
     min_groundedness: float
     history_turns_for_retrieval: int = 2
@@ -166,6 +167,7 @@ class ChatService:
             render=self._format.render,
             count_tokens=self._format.count_tokens,
             budget_tokens=options.context_tokens - options.max_answer_tokens,
+            passage_tokens=options.passage_tokens,
         )
         outcome.passages = prompt.passages
         outcome.prompt_tokens_budgeted = prompt.tokens

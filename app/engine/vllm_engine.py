@@ -68,14 +68,18 @@ class VllmEngine:
         )
         started = time.perf_counter()
         last: Any = None
+        generated = 0  # DELTA outputs carry only the new tokens: count them as they come
         try:
             async for output in self._llm.generate(request.prompt, params, request.request_id):
                 last = output
                 text = output.outputs[0].text if output.outputs else ""
+                generated += len(output.outputs[0].token_ids) if output.outputs else 0
                 if text and not output.finished:
                     yield GenerationChunk(text)
                 elif output.finished:
-                    yield GenerationChunk(text, _stats(output, time.perf_counter() - started))
+                    stats = _stats(output, time.perf_counter() - started)
+                    stats.generated_tokens = generated
+                    yield GenerationChunk(text, stats)
         except Exception as exc:
             if self._llm.errored:
                 raise EngineUnavailableError(f"the vLLM engine stopped: {exc}") from exc
@@ -89,7 +93,6 @@ def _stats(output: Any, wall_s: float) -> GenerationStats:
     stats = GenerationStats(
         prompt_tokens=len(output.prompt_token_ids or []),
         cached_tokens=int(getattr(output, "num_cached_tokens", 0) or 0),
-        generated_tokens=len(output.outputs[0].token_ids) if output.outputs else 0,
     )
     if metrics is not None and getattr(metrics, "first_token_ts", None):
         stats.queue_s = max(0.0, metrics.scheduled_ts - metrics.queued_ts)

@@ -97,3 +97,13 @@ def test_passages_give_way_when_there_is_no_history_left_to_drop() -> None:
 def test_a_single_passage_over_budget_is_truncated_not_dropped() -> None:
     prompt = build([], "q", passages=[hit(1, "word " * 500)], budget=120)
     assert len(prompt.passages) == 1 and prompt.tokens <= 120 + 10
+
+
+def test_passage_budget_keeps_best_first_and_cuts_the_last() -> None:
+    from app.chat.prompt import fit_passages
+
+    passages = [hit(i, "word " * 60) for i in range(5)]  # 61 words + 8 for the heading each
+    kept = fit_passages(passages, words, budget=200)
+    assert [h.passage.id for h in kept] == ["p0", "p1", "p2"]
+    assert words(kept[-1].passage.text) < words(passages[2].passage.text)
+    assert sum(words(h.passage.text) + 8 for h in kept) <= 200
