@@ -125,6 +125,37 @@ def memory_gib() -> dict[str, float]:
     }
 
 
+async def engine_only(engine: Any, prompts: list[str], tokens: int) -> dict[str, Any]:
+    """The engine alone, every request generating exactly ``tokens``: batch 1 vs batch N."""
+    from app.engine.base import GenerationRequest
+
+    async def one(i: int, prompt: str) -> dict[str, Any]:
+        request = GenerationRequest(
+            f"bench-{secrets.token_hex(4)}-{i}", prompt, max_tokens=tokens, ignore_eos=True
+        )
+        started = time.perf_counter()
+        first, stats = 0.0, None
+        async for chunk in engine.stream(request):
+            if chunk.text and not first:
+                first = time.perf_counter() - started
+            stats = chunk.stats or stats
+        return {"latency_s": time.perf_counter() - started, "ttft_s": first,
+                "generated": stats.generated_tokens if stats else 0}  # fmt: skip
+
+    started = time.perf_counter()
+    sequential = [await one(i, p) for i, p in enumerate(prompts)]
+    sequential_wall = time.perf_counter() - started
+    started = time.perf_counter()
+    concurrent = await asyncio.gather(*(one(i, p) for i, p in enumerate(prompts)))
+    concurrent_wall = time.perf_counter() - started
+    seq, conc = summarise(sequential, sequential_wall), summarise(list(concurrent), concurrent_wall)
+    return {
+        "sequential": seq,
+        "concurrent": conc,
+        "throughput_ratio": round(conc["tokens_per_s"] / seq["tokens_per_s"], 2),
+    }
+
+
 async def batching(settings: Any, shoppers: int) -> dict[str, Any]:
     from app.container import build_container
 
@@ -142,6 +173,9 @@ async def batching(settings: Any, shoppers: int) -> dict[str, Any]:
             *(one_turn(chat, secrets.token_hex(8), q) for q in questions)
         )
         concurrent_wall = time.perf_counter() - started
+        print(f"  engine alone: {shoppers} requests of 128 tokens, one by one then at once ...")
+        prompts = [chat.prompt_format.render([{"role": "user", "content": q}]) for q in questions]
+        engine = await engine_only(container.engine, prompts, 128)
         print("  10-turn conversation, prefix caching on ...", flush=True)
         conversation_on = [await one_turn(chat, "conversation", q) for q in CONVERSATION]
         memory = memory_gib()
@@ -150,6 +184,7 @@ async def batching(settings: Any, shoppers: int) -> dict[str, Any]:
         "sequential": seq,
         "concurrent": conc,
         "throughput_ratio": round(conc["tokens_per_s"] / seq["tokens_per_s"], 2),
+        "engine_only": engine,
         "conversation_cache_on": conversation_on,
         "memory_with_engine": memory,
     }
@@ -211,7 +246,17 @@ def report(result: dict[str, Any], shoppers: int) -> None:
             f"{label:<22}{r['tokens_per_s']:>10}{r['p50_latency_s']:>8}{r['p95_latency_s']:>8}"
             f"{r['p50_ttft_s']:>10}{r['p95_ttft_s']:>10}"
         )
-    print(f"aggregate throughput ratio: {result['throughput_ratio']}x")
+    print(f"aggregate throughput ratio, full chat turns: {result['throughput_ratio']}x")
+    engine = result["engine_only"]
+    for label in ("sequential", "concurrent"):
+        r = engine[label]
+        print(
+            f"{'engine ' + label:<22}{r['tokens_per_s']:>10}{r['p50_latency_s']:>8}"
+            f"{r['p95_latency_s']:>8}{r['p50_ttft_s']:>10}{r['p95_ttft_s']:>10}"
+        )
+    print(
+        f"aggregate throughput ratio, engine alone (128 tokens each): {engine['throughput_ratio']}x"
+    )
     print(
         "\n      --------- prefix caching on ----------   -------- prefix caching off ---------"
         "\nturn  prompt cached prefilled  TTFT s  total s"

@@ -95,6 +95,10 @@ class ChatService:
         self._format = prompt_format
         self._options = options
 
+    @property
+    def prompt_format(self) -> PromptFormat:
+        return self._format
+
     async def history(self, session_id: str) -> list[Turn]:
         return await self._store.turns(session_id)
 

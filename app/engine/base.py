@@ -15,6 +15,7 @@ class GenerationRequest:
     temperature: float = 0.2
     frequency_penalty: float = 0.0
     stop: tuple[str, ...] = ()
+    ignore_eos: bool = False  # generate exactly max_tokens (benchmarks and load tests)
 
 
 @dataclass

@@ -128,6 +128,7 @@ class RemoteEngine:
             "temperature": request.temperature,
             "frequency_penalty": request.frequency_penalty,
             "stop": list(request.stop) or None,
+            "ignore_eos": request.ignore_eos,
             "stream": True,
             "stream_options": {"include_usage": True},
         }

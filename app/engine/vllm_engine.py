@@ -63,6 +63,7 @@ class VllmEngine:
             temperature=request.temperature,
             frequency_penalty=request.frequency_penalty,
             stop=list(request.stop) or None,
+            ignore_eos=request.ignore_eos,
             seed=self._options.seed,
             output_kind=RequestOutputKind.DELTA,
         )

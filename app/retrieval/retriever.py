@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
-from app.retrieval.published_index import PublishedIndex, ScoredPassage
+from app.retrieval.published_index import ScoredPassage, ServedIndex
+
+
+class IndexSource(Protocol):
+    """Anything that hands out the index to search now (PublishedIndex in the service)."""
+
+    def current(self) -> ServedIndex: ...
 
 
 @dataclass(frozen=True)
@@ -17,7 +24,7 @@ class Retrieval:
 
 
 class Retriever:
-    def __init__(self, index: PublishedIndex, *, top_k: int, floor: float) -> None:
+    def __init__(self, index: IndexSource, *, top_k: int, floor: float) -> None:
         self._index = index
         self._top_k = top_k
         self._floor = floor
