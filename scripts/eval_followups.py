@@ -7,7 +7,7 @@ Two sets, each scored with the service's own retriever and turn-vector code:
   among the top 5;
 * MTRAG-UN (../shared/eval/mtrag_un): human multi-turn conversations with gold passages; the
   corpus is every task's gold passages, the query the last user turn of each answerable task
-  after the first turn; Recall@5 of the gold passages.
+  after the first turn; success@5: a gold passage among the top 5.
 
     .venv/bin/python scripts/eval_followups.py [--out bench-results/followups.json]
 """
@@ -159,7 +159,7 @@ def main() -> int:
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2))
-    print(f"{'set':<10}{'cases':>7}{'question only':>15}{'with history':>14}   (hit/recall @5)")
+    print(f"{'set':<10}{'cases':>7}{'question only':>15}{'with history':>14}   (success@5)")
     for name in ("shop", "mtrag_un"):
         if name in result:
             r = result[name]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.errors import ModelUnavailableError
-from app.modelstore import MANIFEST_NAME, ensure_generator, resolve_embedder, verify_folder
+from app.modelstore import MANIFEST_NAME, RECIPE, ensure_generator, resolve_embedder, verify_folder
 from app.settings import Settings
 
 
@@ -32,9 +32,12 @@ def test_default_generator_is_converted_and_verifies(tmp_path: Path) -> None:
 
 def test_damaged_model_folder_is_detected(tmp_path: Path) -> None:
     (tmp_path / "weights.bin").write_bytes(b"12345")
-    manifest = {"files": {"weights.bin": {"bytes": 10, "sha256": "0" * 64}}}
+    manifest = {"recipe": RECIPE, "files": {"weights.bin": {"bytes": 10, "sha256": "0" * 64}}}
     (tmp_path / MANIFEST_NAME).write_text(json.dumps(manifest))
     with pytest.raises(ModelUnavailableError, match="truncated"):
+        verify_folder(tmp_path)
+    (tmp_path / MANIFEST_NAME).write_text(json.dumps({**manifest, "recipe": RECIPE - 1}))
+    with pytest.raises(ModelUnavailableError, match="older recipe"):
         verify_folder(tmp_path)
     with pytest.raises(ModelUnavailableError, match="not been converted"):
         verify_folder(tmp_path / "nothing-here")
