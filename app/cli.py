@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     models = commands.add_parser("models", help="locate the embedder, convert the generator once")
     models.add_argument("--verify", action="store_true", help="also check every file's checksum")
     commands.add_parser("chat", help="chat with the assistant in this terminal")
+    commands.add_parser("migrate", help="bring the transcript database to the latest schema")
     serve = commands.add_parser("serve", help="run the HTTP service")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -35,6 +36,12 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings()
         if args.command == "models":
             return _models(settings, verify=args.verify)
+        if args.command == "migrate":
+            from app.transcripts.db import upgrade
+
+            upgrade(settings.transcripts_url)
+            print(f"transcripts schema up to date in {settings.transcripts_url.split('@')[-1]}")
+            return 0
         if args.command == "chat":
             import asyncio
 

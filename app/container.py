@@ -8,6 +8,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from app.chat.conversations import ConversationService
 from app.chat.prompt_format import PromptFormat
 from app.chat.service import ChatOptions, ChatService
 from app.embedding.embedder import Embedder
@@ -21,6 +22,7 @@ from app.retrieval.retriever import Retriever
 from app.sessions.base import SessionStore
 from app.sessions.turn_vectors import TurnVectorCache
 from app.settings import Settings
+from app.transcripts.store import SqlTranscripts
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +36,8 @@ class Container:
     store: SessionStore
     engine: Engine
     chat: ChatService
+    transcripts: SqlTranscripts
+    conversations: ConversationService
 
 
 @asynccontextmanager
@@ -77,7 +81,17 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
                 min_groundedness=settings.min_groundedness,
             ),
         )
-        yield Container(settings, embedder, index, encoder, store, engine, chat)
+        transcripts = SqlTranscripts.open(settings.transcripts_url)
+        stack.callback(transcripts.close)
+        conversations = ConversationService(
+            chat=chat,
+            transcripts=transcripts,
+            model=model_source,
+            handoff=settings.handoff_message,
+        )
+        yield Container(
+            settings, embedder, index, encoder, store, engine, chat, transcripts, conversations
+        )
 
 
 async def _session_store(settings: Settings) -> SessionStore:

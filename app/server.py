@@ -8,12 +8,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated
 
+import gradio as gr
 from fastapi import FastAPI, HTTPException, Query, Request
 from pydantic import BaseModel
 
+from app.api import chat_routes
+from app.chat.conversations import ConversationService
 from app.container import Container, build_container
 from app.errors import ShopdeskError
 from app.settings import Settings
+from app.web.shopper import CSS, build_shopper_page
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +45,7 @@ def create_app(settings: Settings) -> FastAPI:
             yield
 
     app = FastAPI(title="shopdesk", lifespan=lifespan)
+    app.include_router(chat_routes.router)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
@@ -92,4 +97,10 @@ def create_app(settings: Settings) -> FastAPI:
             ],
         )
 
-    return app
+    def provider() -> tuple[ConversationService, str, str]:
+        container: Container = app.state.container
+        return container.conversations, settings.secret_key, settings.shop_name
+
+    page = build_shopper_page(provider, settings.shop_name)
+    theme = gr.themes.Soft(primary_hue="emerald", neutral_hue="slate")
+    return gr.mount_gradio_app(app, page, path="/", css=CSS, theme=theme, footer_links=[])

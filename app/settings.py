@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from app.errors import ConfigurationError
 
 DEFAULT_CACHE_DIR = Path.home() / ".cache" / "shopdesk"
+DEV_SECRET = "development-only-secret-change-me"
 
 
 class Settings(BaseSettings):
@@ -21,6 +22,15 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(
         env_prefix="SHOPDESK_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    mode: Literal["development", "production"] = Field(
+        "development",
+        description="`production` refuses to start with a default secret or staff password.",
+    )
+    secret_key: str = Field(
+        DEV_SECRET,
+        description="Signs session ids so they cannot be forged. Set a long random one.",
     )
 
     # --- where things live -------------------------------------------------------------------
@@ -175,6 +185,23 @@ class Settings(BaseSettings):
         description="Below this share of supported words an answer carries a caution note.",
     )
 
+    handoff_message: str = Field(
+        "I've asked a member of our support team to pick this conversation up. Our live chat "
+        "team is there Monday to Friday 08:00–20:00, Saturday 09:00–17:00 and Sunday "
+        "10:00–16:00 (UK time); outside those hours they reply by e-mail within one working "
+        "day. You can also call 0113 496 0123 (Mon–Fri 08:00–18:00, Sat 09:00–17:00).",
+        description="What a shopper is told after asking for a person (the shop's contact hours).",
+    )
+
+    # --- transcripts ---------------------------------------------------------------------------
+    database_url: str | None = Field(
+        None,
+        description=(
+            "SQLAlchemy URL of the transcript database (`postgresql://user@host/db`); unset: "
+            "a SQLite file in `data_dir`."
+        ),
+    )
+
     # --- sessions ------------------------------------------------------------------------------
     redis_url: str | None = Field(
         None, description="Redis for sessions (`redis://host:6379/0`); unset: in-process store."
@@ -193,12 +220,21 @@ class Settings(BaseSettings):
                 "SHOPDESK_CHUNK_OVERLAP_TOKENS must be under half of SHOPDESK_CHUNK_TOKENS "
                 f"(got {self.chunk_overlap_tokens} and {self.chunk_tokens})"
             )
+        if self.mode == "production" and self.secret_key == DEV_SECRET:
+            raise ConfigurationError(
+                "production mode needs its own secret: set SHOPDESK_SECRET_KEY to a long random "
+                "string (python -c 'import secrets; print(secrets.token_urlsafe(48))')"
+            )
         return self
 
     @property
     def index_dir(self) -> Path:
         """Root of the published index versions and their pointer."""
         return self.data_dir / "index"
+
+    @property
+    def transcripts_url(self) -> str:
+        return self.database_url or f"sqlite:///{(self.data_dir / 'transcripts.sqlite3').resolve()}"
 
     @property
     def embedding_cache_path(self) -> Path:

@@ -155,9 +155,7 @@ def _cached_rows(settings: Settings) -> int:
 
 
 @pytest.mark.parametrize("kind", ["hnsw", "ivf"])
-def test_approximate_index_when_configured(
-    settings: Settings, embedder, kind: str
-) -> None:  # type: ignore[no-untyped-def]
+def test_approximate_index_when_configured(settings: Settings, embedder, kind: str) -> None:  # type: ignore[no-untyped-def]
     settings = settings.model_copy(update={"index_exact_max": 10, "index_kind": kind})
     report = run_ingest(settings, embedder)
     manifest = versions.load_current(settings.index_dir).manifest

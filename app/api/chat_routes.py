@@ -1,0 +1,156 @@
+"""The JSON chat API: sessions, answers streamed as server-sent events, ratings, hand-off."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Path, Request
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
+
+from app.chat.conversations import ConversationService, Recorded
+from app.chat.messages import clean_message
+from app.chat.service import Delta, TurnOutcome
+from app.chat.session_ids import is_valid_session_id, new_session_id
+from app.errors import EngineUnavailableError, InvalidMessageError, ShopdeskError
+
+logger = logging.getLogger(__name__)
+
+router = APIRouter(prefix="/api", tags=["chat"])
+
+SessionPath = Annotated[str, Path(max_length=64, description="The id from POST /api/sessions")]
+
+
+class SessionCreated(BaseModel):
+    session_id: str
+
+
+class MessageIn(BaseModel):
+    message: str = Field(max_length=100_000, description="The shopper's message")
+
+
+class FeedbackIn(BaseModel):
+    message_id: int = Field(ge=1)
+    rating: Literal[1, -1]
+    comment: str | None = Field(None, max_length=2000)
+
+
+class EscalationIn(BaseModel):
+    reason: str = Field("", max_length=2000)
+
+
+class TurnOut(BaseModel):
+    question: str
+    answer: str
+
+
+class Handoff(BaseModel):
+    message: str
+
+
+def conversations(request: Request) -> ConversationService:
+    service: ConversationService = request.app.state.container.conversations
+    return service
+
+
+def session_id(request: Request, session: SessionPath) -> str:
+    if not is_valid_session_id(session, request.app.state.container.settings.secret_key):
+        raise HTTPException(404, detail="unknown session: start one with POST /api/sessions")
+    return session
+
+
+Conversations = Annotated[ConversationService, Depends(conversations)]
+Session = Annotated[str, Depends(session_id)]
+
+
+@router.post("/sessions", response_model=SessionCreated, status_code=201)
+async def start_session(request: Request) -> SessionCreated:
+    return SessionCreated(
+        session_id=new_session_id(request.app.state.container.settings.secret_key)
+    )
+
+
+@router.get("/sessions/{session}/messages", response_model=list[TurnOut])
+async def history(service: Conversations, session: Session) -> list[TurnOut]:
+    return [TurnOut(question=t.question, answer=t.answer) for t in await service.history(session)]
+
+
+@router.post("/sessions/{session}/messages")
+async def ask(
+    request: Request, body: MessageIn, service: Conversations, session: Session
+) -> StreamingResponse:
+    """Answer as `text/event-stream`: `delta` events with text, then `done` (or `error`)."""
+    settings = request.app.state.container.settings
+    try:
+        clean_message(body.message, max_chars=settings.max_message_chars)
+    except InvalidMessageError as exc:
+        raise HTTPException(422, detail=str(exc)) from exc
+    return StreamingResponse(
+        _events(service, session, body.message),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+@router.post("/sessions/{session}/feedback", status_code=201)
+async def rate(body: FeedbackIn, service: Conversations, session: Session) -> dict[str, int]:
+    try:
+        feedback_id = await service.rate(session, body.message_id, body.rating, body.comment)
+    except LookupError as exc:
+        raise HTTPException(404, detail="no such answer in this conversation") from exc
+    return {"feedback_id": feedback_id}
+
+
+@router.post("/sessions/{session}/escalate", response_model=Handoff)
+async def escalate(body: EscalationIn, service: Conversations, session: Session) -> Handoff:
+    return Handoff(message=await service.hand_to_human(session, body.reason))
+
+
+async def _events(service: ConversationService, session: str, message: str) -> AsyncIterator[str]:
+    try:
+        async for event in service.ask(session, message):
+            if isinstance(event, Delta):
+                yield _sse("delta", {"text": event.text})
+            elif isinstance(event, Recorded):
+                yield _sse("done", done_payload(event.outcome, event.message_id))
+    except EngineUnavailableError:
+        logger.exception("engine unavailable during a turn")
+        yield _sse("error", {"detail": "Our assistant is unavailable right now; please try again "
+                             "in a minute, or ask to talk to a person."})  # fmt: skip
+    except ShopdeskError as exc:
+        yield _sse("error", {"detail": str(exc)})
+
+
+def done_payload(outcome: TurnOutcome, message_id: int) -> dict[str, Any]:
+    cited = {c.passage.passage.id: c.number for c in outcome.citations}
+    return {
+        "message_id": message_id,
+        "answer": outcome.answer,
+        "answered": outcome.answered,
+        "groundedness": round(outcome.groundedness, 3),
+        "sources": [
+            {
+                "number": cited.get(h.passage.id),
+                "title": h.passage.title,
+                "section": h.passage.section,
+                "citation": h.passage.citation_target,
+                "snippet": h.passage.text[:240],
+                "score": round(h.score, 3),
+            }
+            for h in outcome.passages
+        ],
+        "timings": {k: round(v, 3) for k, v in outcome.timings.items()},
+        "tokens": {
+            "prompt": outcome.stats.prompt_tokens,
+            "cached": outcome.stats.cached_tokens,
+            "generated": outcome.stats.generated_tokens,
+        },
+        "index_version": outcome.index_version,
+    }
+
+
+def _sse(event: str, data: dict[str, Any]) -> str:
+    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"

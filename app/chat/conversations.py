@@ -1,0 +1,101 @@
+"""The shopper-facing use case: chat turns that are recorded, rated and handed to a human."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Protocol
+
+from app.chat.service import ChatEvent, ChatService, Done, TurnOutcome
+from app.sessions.base import Turn
+from app.transcripts.records import PassageRecord, TurnRecord
+
+logger = logging.getLogger(__name__)
+
+
+class TranscriptWriter(Protocol):
+    async def record_turn(self, turn: TurnRecord) -> int: ...
+
+    async def record_feedback(
+        self, *, session_id: str, message_id: int, rating: int, comment: str | None
+    ) -> int: ...
+
+    async def record_escalation(self, *, session_id: str, reason: str) -> int: ...
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The last event of a turn: the outcome and the transcript row it was stored as."""
+
+    outcome: TurnOutcome
+    message_id: int
+
+
+ConversationEvent = ChatEvent | Recorded
+
+
+class ConversationService:
+    def __init__(
+        self, *, chat: ChatService, transcripts: TranscriptWriter, model: str, handoff: str
+    ) -> None:
+        self._chat = chat
+        self._transcripts = transcripts
+        self._model = model
+        self._handoff = handoff
+
+    async def ask(self, session_id: str, message: str) -> AsyncIterator[ConversationEvent]:
+        """Stream the answer; once it is complete, store the transcript row and say its id."""
+        async for event in self._chat.turn(session_id, message):
+            if isinstance(event, Done):
+                message_id = await self._transcripts.record_turn(
+                    turn_record(event.outcome, model=self._model)
+                )
+                yield Recorded(event.outcome, message_id)
+            else:
+                yield event
+
+    async def history(self, session_id: str) -> list[Turn]:
+        return await self._chat.history(session_id)
+
+    async def rate(self, session_id: str, message_id: int, rating: int, comment: str | None) -> int:
+        return await self._transcripts.record_feedback(
+            session_id=session_id, message_id=message_id, rating=rating, comment=comment
+        )
+
+    async def hand_to_human(self, session_id: str, reason: str) -> str:
+        """Record the escalation; return what the shopper is told happens next."""
+        await self._transcripts.record_escalation(session_id=session_id, reason=reason)
+        return self._handoff
+
+
+def turn_record(outcome: TurnOutcome, *, model: str) -> TurnRecord:
+    cited = {c.passage.passage.id for c in outcome.citations}
+    return TurnRecord(
+        session_id=outcome.session_id,
+        turn_index=outcome.turn_index,
+        question=outcome.question,
+        answer=outcome.answer,
+        answered=outcome.answered,
+        groundedness=round(outcome.groundedness, 4),
+        engine=outcome.engine,
+        model=model,
+        index_version=outcome.index_version,
+        timings={k: round(v, 4) for k, v in outcome.timings.items()},
+        prompt_tokens=outcome.stats.prompt_tokens,
+        cached_tokens=outcome.stats.cached_tokens,
+        generated_tokens=outcome.stats.generated_tokens,
+        passages=tuple(
+            PassageRecord(
+                passage_id=hit.passage.id,
+                title=hit.passage.title,
+                source=hit.passage.source,
+                citation=hit.passage.citation_target,
+                score=round(hit.score, 4),
+                cited=hit.passage.id in cited,
+            )
+            for hit in outcome.passages
+        ),
+        created_at=datetime.now(UTC),
+    )

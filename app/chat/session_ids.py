@@ -1,0 +1,32 @@
+"""Session ids: random and signed, so they cannot be guessed and a forged one is refused."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+
+_RANDOM_BYTES = 18
+_TAG_BYTES = 12
+
+
+def new_session_id(secret: str) -> str:
+    nonce = _b64(secrets.token_bytes(_RANDOM_BYTES))
+    return f"{nonce}.{_tag(nonce, secret)}"
+
+
+def is_valid_session_id(session_id: str, secret: str) -> bool:
+    if not isinstance(session_id, str) or len(session_id) > 64 or session_id.count(".") != 1:
+        return False
+    nonce, tag = session_id.split(".")
+    return len(nonce) == 24 and hmac.compare_digest(tag, _tag(nonce, secret))
+
+
+def _tag(nonce: str, secret: str) -> str:
+    digest = hmac.new(secret.encode(), nonce.encode(), hashlib.sha256).digest()
+    return _b64(digest[:_TAG_BYTES])
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")

@@ -1,0 +1,63 @@
+"""Async facade over the transcript queries: the SQL runs on worker threads."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.transcripts import queries
+from app.transcripts.db import make_engine, session_factory, upgrade
+from app.transcripts.records import TurnRecord
+
+logger = logging.getLogger(__name__)
+
+
+class SqlTranscripts:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions: sessionmaker[Session] = session_factory(engine)
+
+    @classmethod
+    def open(cls, url: str) -> SqlTranscripts:
+        """Migrate the database to the latest schema, then connect."""
+        upgrade(url)
+        engine = make_engine(url)
+        logger.info("transcripts in %s", engine.url.render_as_string(hide_password=True))
+        return cls(engine)
+
+    async def record_turn(self, turn: TurnRecord) -> int:
+        return await asyncio.to_thread(self._record_turn, turn)
+
+    async def record_feedback(
+        self, *, session_id: str, message_id: int, rating: int, comment: str | None
+    ) -> int:
+        def run() -> int:
+            with self.sessions() as session:
+                return queries.record_feedback(
+                    session=session,
+                    session_id=session_id,
+                    message_id=message_id,
+                    rating=rating,
+                    comment=comment,
+                )
+
+        return await asyncio.to_thread(run)
+
+    async def record_escalation(self, *, session_id: str, reason: str) -> int:
+        def run() -> int:
+            with self.sessions() as session:
+                return queries.record_escalation(
+                    session=session, session_id=session_id, reason=reason
+                )
+
+        return await asyncio.to_thread(run)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def _record_turn(self, turn: TurnRecord) -> int:
+        with self.sessions() as session:
+            return queries.record_turn(session=session, turn=turn)

@@ -1,0 +1,144 @@
+"""The shopper's help widget (Gradio): streamed, sourced answers; ratings; a way to a person."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import gradio as gr
+
+from app.api.chat_routes import done_payload
+from app.chat.conversations import ConversationService, Recorded
+from app.chat.service import Delta
+from app.chat.session_ids import new_session_id
+from app.errors import EngineUnavailableError, InvalidMessageError, ShopdeskError
+
+logger = logging.getLogger(__name__)
+
+Provider = Callable[[], tuple[ConversationService, str, str]]  # service, secret, shop name
+
+CSS = """
+.shopdesk-header h2 {margin-bottom: 0}
+.shopdesk-header p {margin-top: 2px; color: #5b6770}
+footer {display: none !important}
+"""
+BUSY = "Sorry, our assistant is busy or restarting right now. Please try again in a minute, \
+or use “Talk to a person” below."
+
+
+def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
+    with gr.Blocks(title=f"{shop_name} · Help") as page:
+        session = gr.State(None)  # the signed session id, created on the first message
+        answers = gr.State({})  # chat index of each answer → its transcript message id
+        gr.Markdown(
+            f"## {shop_name} help\nAsk about products, sizes, delivery, returns and orders. "
+            "Answers come from our help pages, with their sources.",
+            elem_classes="shopdesk-header",
+        )
+        chat = gr.Chatbot(
+            height=460,
+            placeholder="Hi! How can we help today?",
+            feedback_options=("Like", "Dislike"),
+            buttons=["copy"],
+            label="Conversation",
+        )
+        with gr.Row():
+            box = gr.Textbox(
+                placeholder="Type your question and press Enter",
+                show_label=False,
+                scale=8,
+                max_lines=6,
+                elem_id="shopper-message",
+            )
+            send = gr.Button("Send", variant="primary", scale=1, elem_id="shopper-send")
+        with gr.Row():
+            human = gr.Button("Talk to a person", elem_id="shopper-human")
+            fresh = gr.Button("New conversation", elem_id="shopper-new")
+        comment = gr.Textbox(
+            placeholder="Optional: tell us what was wrong or helpful, then rate the answer",
+            show_label=False,
+            max_lines=3,
+            elem_id="shopper-comment",
+        )
+        notice = gr.Markdown(elem_id="shopper-notice")
+
+        async def respond(
+            message: str, history: list[dict[str, Any]], sid: str | None, ids: dict[int, int]
+        ) -> AsyncIterator[tuple[Any, ...]]:
+            service, secret, _ = provider()
+            sid = sid or new_session_id(secret)
+            history = [*history, {"role": "user", "content": message}]
+            history.append({"role": "assistant", "content": ""})
+            yield history, "", sid, ids, ""
+            text = ""
+            try:
+                async for event in service.ask(sid, message):
+                    if isinstance(event, Delta):
+                        text += event.text
+                        history[-1] = {"role": "assistant", "content": text}
+                        yield history, "", sid, ids, ""
+                    elif isinstance(event, Recorded):
+                        history[-1] = {"role": "assistant", "content": _with_sources(event)}
+                        ids = {**ids, len(history) - 1: event.message_id}
+                        yield history, "", sid, ids, ""
+            except InvalidMessageError as exc:
+                history = history[:-2]
+                yield history, message, sid, ids, f"⚠️ {exc}"
+            except (EngineUnavailableError, ShopdeskError):
+                logger.exception("turn failed")
+                history[-1] = {"role": "assistant", "content": BUSY}
+                yield history, message, sid, ids, ""
+
+        async def rate(
+            ids: dict[int, int], sid: str | None, note: str, data: gr.LikeData
+        ) -> tuple[str, str]:
+            index = data.index if isinstance(data.index, int) else data.index[0]
+            message_id = ids.get(index)
+            if sid is None or message_id is None:
+                return note, "You can rate an answer once it has finished."
+            service, _, _ = provider()
+            rating = 1 if data.liked else -1
+            await service.rate(sid, message_id, rating, note.strip() or None)
+            return "", "Thanks for the feedback!"
+
+        async def escalate(
+            history: list[dict[str, Any]], sid: str | None
+        ) -> tuple[list[dict[str, Any]], str | None]:
+            service, secret, _ = provider()
+            sid = sid or new_session_id(secret)
+            reason = next(
+                (m["content"] for m in reversed(history) if m["role"] == "user"), "no question yet"
+            )
+            told = await service.hand_to_human(sid, str(reason))
+            return [*history, {"role": "assistant", "content": told}], sid
+
+        def restart() -> tuple[list[Any], None, dict[int, int], str, str]:
+            return [], None, {}, "", ""
+
+        outputs = [chat, box, session, answers, notice]
+        box.submit(respond, [box, chat, session, answers], outputs, api_name="ask")
+        send.click(respond, [box, chat, session, answers], outputs, api_visibility="private")
+        chat.like(rate, [answers, session, comment], [comment, notice], api_name="rate")
+        human.click(escalate, [chat, session], [chat, session], api_name="talk_to_a_person")
+        fresh.click(
+            restart, None, [chat, session, answers, box, notice], api_name="new_conversation"
+        )
+    return page
+
+
+def _with_sources(event: Recorded) -> str:
+    payload = done_payload(event.outcome, event.message_id)
+    answer = payload["answer"]
+    if not payload["answered"]:
+        return str(answer)
+    shown = [s for s in payload["sources"] if s["number"]] or payload["sources"][:3]
+    lines = [str(answer), "", "**Sources**"]
+    for number, source in enumerate(shown, start=1):
+        label = source["number"] or number
+        target = source["citation"]
+        link = f"[{source['title']}]({target})" if target.startswith("http") else source["title"]
+        section = source["section"].split(" › ")[-1]
+        where = "" if section == source["title"] else f" — {section}"
+        lines.append(f"{label}. {link}{where}")
+    return "\n".join(lines)

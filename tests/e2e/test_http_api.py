@@ -1,0 +1,146 @@
+"""Over HTTP against the running server: health, streaming chat, isolation, ratings, hand-off."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from tests.e2e.conftest import LiveServer
+
+
+def start(server: LiveServer) -> str:
+    response = httpx.post(f"{server.url}/api/sessions", timeout=10)
+    assert response.status_code == 201
+    return str(response.json()["session_id"])
+
+
+def chat(server: LiveServer, session: str, message: str) -> list[tuple[str, dict[str, Any]]]:
+    """The server-sent events of one turn, in order."""
+    events: list[tuple[str, dict[str, Any]]] = []
+    url = f"{server.url}/api/sessions/{session}/messages"
+    with httpx.stream("POST", url, json={"message": message}, timeout=300) as response:
+        assert response.status_code == 200, response.read()
+        assert response.headers["content-type"].startswith("text/event-stream")
+        kind = ""
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                events.append((kind, json.loads(line[6:])))
+    return events
+
+
+def test_not_ready_until_an_index_is_published_then_ready(live_server: LiveServer) -> None:
+    assert live_server.first_readiness.status_code == 503
+    assert "python -m ingest" in live_server.first_readiness.json()["detail"]
+    ready = httpx.get(f"{live_server.url}/readyz", timeout=10).json()
+    assert ready["status"] == "ready" and ready["engine"].startswith("vllm:")
+    assert httpx.get(f"{live_server.url}/healthz", timeout=10).json() == {"status": "ok"}
+
+
+def test_answer_streams_with_sources_and_is_recorded(live_server: LiveServer) -> None:
+    session = start(live_server)
+    events = chat(live_server, session, "How much does the return label cost?")
+    kinds = [k for k, _ in events]
+    assert kinds.count("delta") >= 2 and kinds[-1] == "done"
+    done = events[-1][1]
+    assert done["message_id"] >= 1 and done["answer"]
+    assert any(s["citation"].startswith("policies/returns") for s in done["sources"])
+    assert set(done["timings"]) >= {"embed", "search", "total"}
+    history = httpx.get(f"{live_server.url}/api/sessions/{session}/messages", timeout=10).json()
+    assert history == [
+        {"question": "How much does the return label cost?", "answer": done["answer"]}
+    ]
+
+
+def test_a_second_session_cannot_read_the_first(live_server: LiveServer) -> None:
+    first = start(live_server)
+    chat(live_server, first, "Do you deliver to Northern Ireland?")
+    second = start(live_server)
+    assert first != second
+    mine = httpx.get(f"{live_server.url}/api/sessions/{second}/messages", timeout=10)
+    assert mine.status_code == 200 and mine.json() == []
+    nonce, tag = first.split(".")
+    forged = f"{nonce}.{'A' * len(tag)}"
+    for session in (forged, "guess", "x" * 80):
+        response = httpx.get(f"{live_server.url}/api/sessions/{session}/messages", timeout=10)
+        assert response.status_code in (404, 422)
+
+
+def test_ratings_belong_to_their_own_session(live_server: LiveServer) -> None:
+    session = start(live_server)
+    done = chat(live_server, session, "Can I pay with Klarna?")[-1][1]
+    url = f"{live_server.url}/api/sessions/{session}/feedback"
+    rated = httpx.post(
+        url, json={"message_id": done["message_id"], "rating": -1, "comment": "vague"}
+    )
+    assert rated.status_code == 201
+    other = start(live_server)
+    stolen = httpx.post(
+        f"{live_server.url}/api/sessions/{other}/feedback",
+        json={"message_id": done["message_id"], "rating": 1},
+    )
+    assert stolen.status_code == 404
+    bad = httpx.post(url, json={"message_id": done["message_id"], "rating": 5})
+    assert bad.status_code == 422
+
+
+def test_asking_for_a_person_says_what_happens_next(live_server: LiveServer) -> None:
+    session = start(live_server)
+    response = httpx.post(
+        f"{live_server.url}/api/sessions/{session}/escalate", json={"reason": "parcel lost"}
+    )
+    assert response.status_code == 200
+    assert "support team" in response.json()["message"]
+
+
+def test_bad_messages_get_a_clear_4xx(live_server: LiveServer) -> None:
+    session = start(live_server)
+    url = f"{live_server.url}/api/sessions/{session}/messages"
+    for body, status in [
+        ({"message": "   "}, 422),
+        ({"message": "x" * 5000}, 422),
+        ({"message": "x" * 200_000}, 422),
+        ({"nothing": 1}, 422),
+    ]:
+        response = httpx.post(url, json=body, timeout=10)
+        assert response.status_code == status
+        assert "detail" in response.json()
+    broken = httpx.post(url, content=b"{not json", headers={"content-type": "application/json"})
+    assert broken.status_code == 422
+
+
+def test_transcripts_hold_every_turn_with_its_passages(live_server: LiveServer) -> None:
+    from app.transcripts import queries
+    from app.transcripts.db import make_engine, session_factory
+    from app.transcripts.queries import TranscriptFilter
+
+    session = start(live_server)
+    chat(live_server, session, "What is the warranty on backpacks? my email is jo@example.com")
+    engine = make_engine(f"sqlite:///{live_server.data_dir / 'transcripts.sqlite3'}")
+    try:
+        with session_factory(engine)() as db:
+            found, total = queries.list_conversations(
+                session=db, filters=TranscriptFilter(text="warranty on backpacks")
+            )
+            assert total >= 1
+            detail = queries.get_conversation(session=db, conversation_id=found[0].id)
+            assert detail is not None
+            message = detail.messages[-1]
+            assert "jo@example.com" not in message.question and "[email]" in message.question
+            assert message.passages and message.passages[0].score > 0
+    finally:
+        engine.dispose()
+
+
+def test_passage_search(live_server: LiveServer) -> None:
+    url = f"{live_server.url}/api/search"
+    found = httpx.get(url, params={"q": "Do you offer a student discount?", "k": 3}, timeout=30)
+    assert found.status_code == 200
+    hits = found.json()["hits"]
+    assert len(hits) == 3 and hits[0]["score"] >= hits[-1]["score"]
+    assert any("student" in h["text"].lower() for h in hits)
+    assert httpx.get(url, params={"q": "   "}, timeout=10).status_code == 422
+    assert httpx.get(url, params={"q": "x", "k": 500}, timeout=10).status_code == 422
