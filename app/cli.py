@@ -24,6 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     models.add_argument("--verify", action="store_true", help="also check every file's checksum")
     commands.add_parser("chat", help="chat with the assistant in this terminal")
     commands.add_parser("migrate", help="bring the transcript database to the latest schema")
+    commands.add_parser(
+        "hash-password", help="print the SHOPDESK_STAFF_PASSWORD_HASH of a password"
+    )
     serve = commands.add_parser("serve", help="run the HTTP service")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -32,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("faiss.loader").setLevel(logging.WARNING)
+    if args.command == "hash-password":  # before Settings(): production refuses the default
+        return _hash_password()
     try:
         settings = Settings()
         if args.command == "models":
@@ -65,6 +70,26 @@ def _models(settings: Settings, *, verify: bool) -> int:
         print(f"generator  {settings.generator_model}: {folder} ({len(manifest['files'])} files)")
     else:
         print(f"generator  {settings.generator_model}: used as configured")
+    return 0
+
+
+def _hash_password() -> int:
+    """Read a password (prompted twice on a terminal, else stdin's first line), print its hash."""
+    import getpass
+
+    from app.web.staff_auth import hash_password
+
+    if sys.stdin.isatty():
+        password = getpass.getpass("Staff password: ")
+        if getpass.getpass("Again: ") != password:
+            print("shopdesk: the two passwords differ", file=sys.stderr)
+            return 2
+    else:
+        password = sys.stdin.readline().rstrip("\r\n")
+    if len(password) < 8:
+        print("shopdesk: use a password of at least 8 characters", file=sys.stderr)
+        return 2
+    print(hash_password(password))
     return 0
 
 

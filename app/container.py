@@ -16,6 +16,7 @@ from app.embedding.factory import build_embedder
 from app.engine.base import Engine
 from app.errors import ConfigurationError, IndexNotPublishedError
 from app.modelstore import resolve_generator
+from app.observability.metrics import ChatMetrics
 from app.retrieval.published_index import PublishedIndex
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retriever
@@ -38,6 +39,7 @@ class Container:
     chat: ChatService
     transcripts: SqlTranscripts
     conversations: ConversationService
+    metrics: ChatMetrics
 
 
 @asynccontextmanager
@@ -83,14 +85,25 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
         )
         transcripts = SqlTranscripts.open(settings.transcripts_url)
         stack.callback(transcripts.close)
+        metrics = ChatMetrics()
         conversations = ConversationService(
             chat=chat,
             transcripts=transcripts,
+            metrics=metrics,
             model=model_source,
             handoff=settings.handoff_message,
         )
         yield Container(
-            settings, embedder, index, encoder, store, engine, chat, transcripts, conversations
+            settings,
+            embedder,
+            index,
+            encoder,
+            store,
+            engine,
+            chat,
+            transcripts,
+            conversations,
+            metrics,
         )
 
 

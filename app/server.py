@@ -12,11 +12,12 @@ import gradio as gr
 from fastapi import FastAPI, HTTPException, Query, Request
 from pydantic import BaseModel
 
-from app.api import chat_routes
+from app.api import chat_routes, ops_routes
 from app.chat.conversations import ConversationService
 from app.container import Container, build_container
 from app.errors import ShopdeskError
 from app.settings import Settings
+from app.web import staff
 from app.web.shopper import CSS, build_shopper_page
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     app = FastAPI(title="shopdesk", lifespan=lifespan)
     app.include_router(chat_routes.router)
+    app.include_router(staff.router)
+    app.include_router(ops_routes.router)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:

@@ -12,6 +12,10 @@ from app.errors import ConfigurationError
 
 DEFAULT_CACHE_DIR = Path.home() / ".cache" / "shopdesk"
 DEV_SECRET = "development-only-secret-change-me"
+# scrypt hash of the development staff password "shopdesk-staff" (refused in production).
+DEV_STAFF_PASSWORD_HASH = (
+    "scrypt$16384$8$1$OSL4FTCXGw0aC9kK-h00Nw$fMKsWVqiPk6yQEpXOjlPp3Zd3_tdm_dtpoN38h8n1GY"
+)
 
 
 class Settings(BaseSettings):
@@ -31,6 +35,19 @@ class Settings(BaseSettings):
     secret_key: str = Field(
         DEV_SECRET,
         description="Signs session ids so they cannot be forged. Set a long random one.",
+    )
+    staff_user: str = Field(
+        "staff", min_length=1, description="User name of the staff review pages at `/staff`."
+    )
+    staff_password_hash: str = Field(
+        DEV_STAFF_PASSWORD_HASH,
+        description=(
+            "scrypt hash of the staff password (`python -m app hash-password` makes one); "
+            "the default is the development password `shopdesk-staff`."
+        ),
+    )
+    staff_session_hours: int = Field(
+        8, ge=1, le=24 * 30, description="How long a staff sign-in lasts before asking again."
     )
 
     # --- where things live -------------------------------------------------------------------
@@ -224,6 +241,19 @@ class Settings(BaseSettings):
             raise ConfigurationError(
                 "production mode needs its own secret: set SHOPDESK_SECRET_KEY to a long random "
                 "string (python -c 'import secrets; print(secrets.token_urlsafe(48))')"
+            )
+        if self.mode == "production" and self.staff_password_hash == DEV_STAFF_PASSWORD_HASH:
+            raise ConfigurationError(
+                "production mode needs its own staff password: set SHOPDESK_STAFF_PASSWORD_HASH "
+                "to the output of `python -m app hash-password`"
+            )
+        if (
+            not self.staff_password_hash.startswith("scrypt$")
+            or self.staff_password_hash.count("$") != 5
+        ):
+            raise ConfigurationError(
+                "SHOPDESK_STAFF_PASSWORD_HASH is not a password hash: make one with "
+                "`python -m app hash-password`"
             )
         return self
 

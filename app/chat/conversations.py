@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
 
 from app.chat.service import ChatEvent, ChatService, Done, TurnOutcome
+from app.errors import ShopdeskError
+from app.observability.metrics import ChatMetrics
 from app.sessions.base import Turn
 from app.transcripts.records import PassageRecord, TurnRecord
 
@@ -38,35 +41,55 @@ ConversationEvent = ChatEvent | Recorded
 
 class ConversationService:
     def __init__(
-        self, *, chat: ChatService, transcripts: TranscriptWriter, model: str, handoff: str
+        self,
+        *,
+        chat: ChatService,
+        transcripts: TranscriptWriter,
+        metrics: ChatMetrics,
+        model: str,
+        handoff: str,
     ) -> None:
         self._chat = chat
         self._transcripts = transcripts
+        self._metrics = metrics
         self._model = model
         self._handoff = handoff
 
     async def ask(self, session_id: str, message: str) -> AsyncIterator[ConversationEvent]:
         """Stream the answer; once it is complete, store the transcript row and say its id."""
-        async for event in self._chat.turn(session_id, message):
-            if isinstance(event, Done):
-                message_id = await self._transcripts.record_turn(
-                    turn_record(event.outcome, model=self._model)
-                )
-                yield Recorded(event.outcome, message_id)
-            else:
-                yield event
+        self._metrics.in_flight.inc()
+        try:
+            async for event in self._chat.turn(session_id, message):
+                if isinstance(event, Done):
+                    started = time.perf_counter()
+                    message_id = await self._transcripts.record_turn(
+                        turn_record(event.outcome, model=self._model)
+                    )
+                    event.outcome.timings["record"] = time.perf_counter() - started
+                    self._metrics.observe_turn(event.outcome)
+                    yield Recorded(event.outcome, message_id)
+                else:
+                    yield event
+        except ShopdeskError as exc:
+            self._metrics.errors.labels(kind=type(exc).__name__).inc()
+            raise
+        finally:
+            self._metrics.in_flight.dec()
 
     async def history(self, session_id: str) -> list[Turn]:
         return await self._chat.history(session_id)
 
     async def rate(self, session_id: str, message_id: int, rating: int, comment: str | None) -> int:
-        return await self._transcripts.record_feedback(
+        feedback_id = await self._transcripts.record_feedback(
             session_id=session_id, message_id=message_id, rating=rating, comment=comment
         )
+        self._metrics.feedback.labels(rating="up" if rating > 0 else "down").inc()
+        return feedback_id
 
     async def hand_to_human(self, session_id: str, reason: str) -> str:
         """Record the escalation; return what the shopper is told happens next."""
         await self._transcripts.record_escalation(session_id=session_id, reason=reason)
+        self._metrics.escalations.inc()
         return self._handoff
 
 

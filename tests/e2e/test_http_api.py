@@ -144,3 +144,23 @@ def test_passage_search(live_server: LiveServer) -> None:
     assert any("student" in h["text"].lower() for h in hits)
     assert httpx.get(url, params={"q": "   "}, timeout=10).status_code == 422
     assert httpx.get(url, params={"q": "x", "k": 500}, timeout=10).status_code == 422
+
+
+def test_metrics_count_turns_stages_tokens_and_feedback(live_server: LiveServer) -> None:
+    session = start(live_server)
+    done = chat(live_server, session, "Is live chat open on Sunday?")[-1][1]
+    httpx.post(
+        f"{live_server.url}/api/sessions/{session}/feedback",
+        json={"message_id": done["message_id"], "rating": 1},
+    )
+    text = httpx.get(f"{live_server.url}/metrics", timeout=10).text
+    values = {
+        line.split(" ")[0]: float(line.split(" ")[1])
+        for line in text.splitlines()
+        if line and not line.startswith("#")
+    }
+    assert values['shopdesk_turns_total{answered="true"}'] >= 1
+    assert values['shopdesk_turn_stage_seconds_count{stage="search"}'] >= 1
+    assert values['shopdesk_tokens_total{kind="generated"}'] >= 1
+    assert values['shopdesk_feedback_total{rating="up"}'] >= 1
+    assert values["shopdesk_turns_in_flight"] == 0

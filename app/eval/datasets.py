@@ -1,0 +1,89 @@
+"""Evaluation cases: the sample shop's labelled questions, HetPQA and MTRAG-UN."""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.index.passage import Passage
+
+SHOP_QUESTIONS = Path(__file__).with_name("shop_questions.jsonl")
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    category: str
+    history: tuple[str, ...]
+    question: str
+    relevant: frozenset[str]  # document ids
+    key_facts: tuple[str, ...] = ()
+    answerable: bool = True
+
+
+def shop_cases(path: Path = SHOP_QUESTIONS) -> list[Case]:
+    cases = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            cases.append(
+                Case(
+                    id=row["id"],
+                    category=row["category"],
+                    history=tuple(row["history"]),
+                    question=row["question"],
+                    relevant=frozenset(row["documents"]),
+                    key_facts=tuple(row["key_facts"]),
+                    answerable=bool(row["answerable"]),
+                )
+            )
+    return cases
+
+
+def hetpqa(path: Path) -> tuple[list[Passage], list[Case]]:
+    """Every candidate is a passage; each question's relevant ones are those labelled 1."""
+    passages: dict[str, Passage] = {}
+    relevant: dict[str, set[str]] = {}
+    questions: dict[str, str] = {}
+    with path.open(newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            pid = f"{row['ASIN']}:{row['qa_pair_id']}"
+            text = row["candidate"].strip()
+            passages[pid] = _passage(pid, text)
+            questions[row["qid"]] = row["question"]
+            if row["label"] == "1":
+                relevant.setdefault(row["qid"], set()).add(pid)
+    cases = [
+        Case(f"hetpqa-{qid}", "hetpqa", (), questions[qid], frozenset(ids))
+        for qid, ids in relevant.items()
+    ]
+    return list(passages.values()), cases
+
+
+def mtrag(path: Path) -> tuple[list[Passage], list[Case]]:
+    """Corpus: every task's gold passages; cases: answerable tasks after the first turn."""
+    passages: dict[str, Passage] = {}
+    cases = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        task = json.loads(line)
+        for ctx in task["contexts"]:
+            passages.setdefault(ctx["document_id"], _passage(ctx["document_id"], ctx["text"]))
+        users = [t["text"] for t in task["input"] if t["speaker"] == "user"]
+        if "ANSWERABLE" in task["answerability"] and len(users) > 1 and task["contexts"]:
+            cases.append(
+                Case(
+                    task["task_id"],
+                    "mtrag_follow_up",
+                    tuple(users[:-1][-2:]),
+                    users[-1],
+                    frozenset(c["document_id"] for c in task["contexts"]),
+                )
+            )
+    return list(passages.values()), cases
+
+
+def _passage(pid: str, text: str) -> Passage:
+    text = text.strip()
+    return Passage(pid, pid, "eval", "", "", "", "", "page", text, text, pid, 0)

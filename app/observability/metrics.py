@@ -1,0 +1,60 @@
+"""Prometheus metrics of the chat service, in a registry of its own (one per app)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from app.chat.service import TurnOutcome
+
+_STAGE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64)
+
+
+class ChatMetrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.turns = Counter(
+            "shopdesk_turns", "Chat turns answered", ["answered"], registry=self.registry
+        )
+        self.stage_seconds = Histogram(
+            "shopdesk_turn_stage_seconds",
+            "Time per stage of a chat turn",
+            ["stage"],
+            buckets=_STAGE_BUCKETS,
+            registry=self.registry,
+        )
+        self.tokens = Counter(
+            "shopdesk_tokens", "Tokens per kind", ["kind"], registry=self.registry
+        )
+        self.groundedness = Histogram(
+            "shopdesk_answer_groundedness",
+            "Share of answer words supported by the passages",
+            buckets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+            registry=self.registry,
+        )
+        self.in_flight = Gauge(
+            "shopdesk_turns_in_flight", "Turns being answered now (queue depth)",
+            registry=self.registry,
+        )  # fmt: skip
+        self.errors = Counter(
+            "shopdesk_errors", "Turns that failed, by kind", ["kind"], registry=self.registry
+        )
+        self.feedback = Counter(
+            "shopdesk_feedback", "Ratings given by shoppers", ["rating"], registry=self.registry
+        )
+        self.escalations = Counter(
+            "shopdesk_escalations", "Conversations handed to a person", registry=self.registry
+        )
+
+    def observe_turn(self, outcome: TurnOutcome) -> None:
+        self.turns.labels(answered=str(outcome.answered).lower()).inc()
+        for stage, seconds in outcome.timings.items():
+            self.stage_seconds.labels(stage=stage).observe(seconds)
+        stats = outcome.stats
+        self.tokens.labels(kind="prompt").inc(stats.prompt_tokens)
+        self.tokens.labels(kind="cached").inc(stats.cached_tokens)
+        self.tokens.labels(kind="generated").inc(stats.generated_tokens)
+        if outcome.answered:
+            self.groundedness.observe(outcome.groundedness)
+
+    def render(self) -> bytes:
+        return bytes(generate_latest(self.registry))

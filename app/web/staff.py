@@ -1,0 +1,408 @@
+"""The support staff's review pages at ``/staff``: sign-in, the filtered conversation list,
+one conversation with its passages and notes, and exports of the current filter."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import hmac
+import io
+import json
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+from urllib.parse import urlencode
+
+import jinja2
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi.responses import (
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from fastapi.templating import Jinja2Templates
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.settings import Settings
+from app.transcripts import queries
+from app.transcripts.queries import TranscriptFilter
+from app.web.staff_auth import read_session, sign_session, verify_password
+
+logger = logging.getLogger(__name__)
+
+router = APIRouter(prefix="/staff", tags=["staff"], include_in_schema=False)
+
+COOKIE = "shopdesk_staff"
+PAGE_SIZE = 25
+STAGES = ("embed", "search", "queue", "prefill", "first_token", "generate", "decode", "persist")
+_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+}
+T = TypeVar("T")
+
+
+def _stages(timings: Mapping[str, float]) -> list[tuple[str, float]]:
+    """Timings in pipeline order, unknown stages next, ``total`` last."""
+    rest = sorted(k for k in timings if k not in STAGES and k != "total")
+    order = [*STAGES, *rest, "total"]
+    return [(k, timings[k]) for k in order if k in timings]
+
+
+_env = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+)
+_env.filters["when"] = lambda at: at.astimezone(UTC).strftime("%Y-%m-%d %H:%M") if at else "—"
+_env.filters["ms"] = lambda seconds: f"{seconds * 1000:,.0f} ms"
+_env.filters["stages"] = _stages
+_templates = Jinja2Templates(env=_env)
+
+
+# --- who is signed in ------------------------------------------------------------------------
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.container.settings
+    return settings
+
+
+def _signed_in(request: Request) -> str | None:
+    settings = _settings(request)
+    cookie = request.cookies.get(COOKIE)
+    user = read_session(cookie, secret=settings.secret_key, now=time.time())
+    return user if user == settings.staff_user else None
+
+
+def page_user(request: Request) -> str:
+    """The signed-in staff member; anyone else is sent (303) to the sign-in form."""
+    user = _signed_in(request)
+    if user is None:
+        wanted = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        target = "/staff/login?" + urlencode({"next": wanted}) if request.method == "GET" else ""
+        raise HTTPException(303, "sign in first", headers={"Location": target or "/staff/login"})
+    return user
+
+
+def api_user(request: Request) -> str:
+    """The signed-in staff member; anyone else gets 401 (for exports and other data routes)."""
+    user = _signed_in(request)
+    if user is None:
+        raise HTTPException(401, "sign in at /staff/login first")
+    return user
+
+
+PageUser = Annotated[str, Depends(page_user)]
+ApiUser = Annotated[str, Depends(api_user)]
+
+
+def _safe_next(target: str) -> str:
+    """Only a path inside /staff is a place to go after signing in (no open redirect)."""
+    inside = target == "/staff" or target.startswith(("/staff/", "/staff?"))
+    ok = inside and not target.startswith("/staff/login") and "\\" not in target
+    return target if ok else "/staff"
+
+
+# --- the list's filter -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    """The list filter as typed (for the form and links) and as parsed (for the queries)."""
+
+    raw: dict[str, str]
+    filters: TranscriptFilter
+    page: int
+    errors: tuple[str, ...]
+
+    def link(self, path: str = "/staff", **extra: int) -> str:
+        params = {**self.raw, **{k: str(v) for k, v in extra.items()}}
+        return f"{path}?{urlencode(params)}" if params else path
+
+
+FILTER_FIELDS = ("q", "since", "until", "max_groundedness", "low_rating", "escalated", "unanswered")
+
+
+def parse_list_query(params: Mapping[str, str]) -> ListQuery:
+    """Read the filter from query parameters, collecting a readable error for each bad value."""
+    raw = {k: params.get(k, "").strip() for k in FILTER_FIELDS}
+    raw = {k: v for k, v in raw.items() if v}
+    errors: list[str] = []
+    since = _day(raw.get("since"), "From", errors)
+    until = _day(raw.get("until"), "To", errors)
+    if since and until and until < since:
+        errors.append("“To” is before “From”.")
+    grounded = _number(raw.get("max_groundedness"), errors)
+    flags = {k: _flag(raw.get(k), k, errors) for k in ("low_rating", "escalated", "unanswered")}
+    raw.update({k: "on" for k, on in flags.items() if on})
+    page_text = params.get("page", "1").strip() or "1"
+    page = int(page_text) if page_text.isdigit() and 0 < len(page_text) < 7 else 0
+    if page < 1:
+        errors.append(f"Page must be a whole number from 1, not “{page_text[:20]}”.")
+    if len(raw.get("q", "")) > 200:
+        errors.append("The search text is longer than 200 characters.")
+    filters = TranscriptFilter(
+        since=since,
+        # "To" includes that whole day; the last representable day has no end to speak of.
+        until=until + timedelta(days=1) if until and until.year < 9999 else None,
+        max_groundedness=grounded,
+        text=raw.get("q"),
+        **flags,
+    )
+    return ListQuery(raw, filters, max(page, 1), tuple(errors))
+
+
+def _day(text: str | None, label: str, errors: list[str]) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC)
+    except ValueError:
+        errors.append(f"“{label}” must be a date written YYYY-MM-DD, not “{text[:20]}”.")
+        return None
+
+
+def _number(text: str | None, errors: list[str]) -> float | None:
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        errors.append(f"Groundedness must be a number from 0 to 1, not “{text[:20]}”.")
+        return None
+    return value
+
+
+def _flag(text: str | None, name: str, errors: list[str]) -> bool:
+    if text is None or text.lower() in ("0", "off", "false", "no"):
+        return False
+    if text.lower() in ("1", "on", "true", "yes"):
+        return True
+    errors.append(f"“{name}” is a checkbox: on or off, not “{text[:20]}”.")
+    return False
+
+
+# --- plumbing --------------------------------------------------------------------------------
+
+
+def _sessions(request: Request) -> sessionmaker[Session]:
+    sessions: sessionmaker[Session] = request.app.state.container.transcripts.sessions
+    return sessions
+
+
+async def _query(request: Request, query: Callable[..., T], **arguments: Any) -> T:
+    """Run one keyword-only transcript query on a worker thread, in its own session."""
+    sessions = _sessions(request)
+
+    def run() -> T:
+        with sessions() as session:
+            return query(session=session, **arguments)
+
+    return await asyncio.to_thread(run)
+
+
+def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    settings = _settings(request)
+    defaults = {"user": None, "error": None, "floor": settings.min_groundedness}
+    context = {**defaults, "shop": settings.shop_name, **context}
+    return _templates.TemplateResponse(request, name, context, status_code=status, headers=_HEADERS)
+
+
+def _conversation_id(text: str) -> int | None:
+    return int(text) if text.isdigit() and len(text) < 16 else None
+
+
+# --- pages -----------------------------------------------------------------------------------
+
+
+@router.get("/login", response_class=HTMLResponse)
+async def login_form(request: Request, next: str = "/staff") -> Response:
+    if _signed_in(request):
+        return RedirectResponse(_safe_next(next), 303)
+    return _render(request, "staff_login.html", {"next": _safe_next(next), "name": ""})
+
+
+@router.post("/login", response_class=HTMLResponse)
+async def login(
+    request: Request,
+    user: Annotated[str, Form()] = "",
+    password: Annotated[str, Form()] = "",
+    next: Annotated[str, Form()] = "/staff",
+) -> Response:
+    settings = _settings(request)
+    password_ok = await asyncio.to_thread(verify_password, password, settings.staff_password_hash)
+    if not (hmac.compare_digest(user.encode(), settings.staff_user.encode()) and password_ok):
+        logger.warning("staff sign-in refused for %r", user[:60])
+        error = "That user name and password do not match. Please try again."
+        context = {"next": _safe_next(next), "name": user, "error": error}
+        return _render(request, "staff_login.html", context, status=401)
+    lifetime = settings.staff_session_hours * 3600
+    cookie = sign_session(user, secret=settings.secret_key, expires_at=int(time.time()) + lifetime)
+    response = RedirectResponse(_safe_next(next), 303)
+    response.set_cookie(
+        COOKIE, cookie, max_age=lifetime, path="/staff", httponly=True, samesite="strict",
+        secure=settings.mode == "production",
+    )  # fmt: skip
+    logger.info("staff %s signed in", user)
+    return response
+
+
+@router.post("/logout")
+async def logout(request: Request) -> Response:
+    response = RedirectResponse("/staff/login", 303)
+    secure = _settings(request).mode == "production"
+    response.delete_cookie(COOKIE, path="/staff", secure=secure, httponly=True, samesite="strict")
+    return response
+
+
+@router.get("", response_class=HTMLResponse)
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+async def conversation_list(request: Request, user: PageUser) -> Response:
+    query = parse_list_query(request.query_params)
+    context: dict[str, Any] = {"user": user, "query": query, "rows": [], "total": 0, "pages": 0}
+    if query.errors:
+        return _render(request, "staff_list.html", context, status=400)
+    rows, total = await _query(
+        request,
+        queries.list_conversations,
+        filters=query.filters,
+        page=query.page,
+        page_size=PAGE_SIZE,
+    )
+    pages = -(-total // PAGE_SIZE)
+    context.update(rows=rows, total=total, pages=pages)
+    return _render(request, "staff_list.html", context)
+
+
+@router.get("/conversations/{conversation_id}", response_class=HTMLResponse)
+async def conversation(request: Request, conversation_id: str, user: PageUser) -> Response:
+    return await _conversation_page(request, conversation_id, user)
+
+
+@router.post("/conversations/{conversation_id}/notes", response_class=HTMLResponse)
+async def add_note(
+    request: Request,
+    conversation_id: str,
+    user: PageUser,
+    text: Annotated[str, Form()] = "",
+    label: Annotated[str, Form()] = "",
+) -> Response:
+    number = _conversation_id(conversation_id)
+    text, label = text.strip(), label.strip()
+    error = None
+    if not text or len(text) > 4000:
+        error = "A note needs some text (at most 4000 characters)."
+    elif len(label) > 40:
+        error = "A label is at most 40 characters."
+    if number is None or error:
+        draft = {"text": text, "label": label}
+        return await _conversation_page(request, conversation_id, user, error, draft)
+    try:
+        await _query(
+            request, queries.add_note, conversation_id=number, author=user, text=text,
+            label=label or None,
+        )  # fmt: skip
+    except LookupError:
+        return await _conversation_page(request, conversation_id, user)
+    back = parse_list_query(request.query_params)
+    return RedirectResponse(back.link(f"/staff/conversations/{number}") + "#notes", 303)
+
+
+async def _conversation_page(
+    request: Request,
+    conversation_id: str,
+    user: str,
+    error: str | None = None,
+    draft: dict[str, str] | None = None,
+) -> Response:
+    number = _conversation_id(conversation_id)
+    detail = None
+    if number is not None:
+        detail = await _query(request, queries.get_conversation, conversation_id=number)
+    context = {
+        "user": user,
+        "detail": detail,
+        "wanted": conversation_id[:40],
+        "back": parse_list_query(request.query_params),
+        "error": error,
+        "draft": draft or {"text": "", "label": ""},
+    }
+    status = 404 if detail is None else 400 if error else 200
+    return _render(request, "staff_conversation.html", context, status=status)
+
+
+# --- exports ---------------------------------------------------------------------------------
+
+
+def _export(request: Request, kind: str, chunks: Callable[..., Iterator[str]]) -> Response:
+    query = parse_list_query(request.query_params)
+    if query.errors:
+        return PlainTextResponse(" ".join(query.errors), status_code=400)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    media = "text/csv; charset=utf-8" if kind == "csv" else "application/x-ndjson"
+    headers = {
+        "Content-Disposition": f'attachment; filename="shopdesk-conversations-{stamp}.{kind}"',
+        "Cache-Control": "no-store",
+    }
+    body = chunks(_sessions(request), query.filters)
+    return StreamingResponse(body, media_type=media, headers=headers)
+
+
+def _rows(sessions: sessionmaker[Session], filters: TranscriptFilter) -> Iterator[dict[str, Any]]:
+    with sessions() as session:
+        yield from queries.export_rows(session=session, filters=filters)
+
+
+def _csv_chunks(sessions: sessionmaker[Session], filters: TranscriptFilter) -> Iterator[str]:
+    buffer = io.StringIO()
+    writer: csv.DictWriter[str] | None = None
+    for count, row in enumerate(_rows(sessions, filters), start=1):
+        if writer is None:
+            writer = csv.DictWriter(buffer, fieldnames=list(row))
+            writer.writeheader()
+        writer.writerow({k: _cell(v) for k, v in row.items()})
+        if count % 200 == 0:
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue()
+
+
+def _cell(value: object) -> object:
+    """Shopper text that a spreadsheet would run as a formula is prefixed with a quote."""
+    if isinstance(value, str) and value.startswith(("=", "+", "-", "@", "\t", "\r")):
+        return "'" + value
+    return value
+
+
+def _jsonl_chunks(sessions: sessionmaker[Session], filters: TranscriptFilter) -> Iterator[str]:
+    lines: list[str] = []
+    for row in _rows(sessions, filters):
+        lines.append(json.dumps(row, ensure_ascii=False) + "\n")
+        if len(lines) == 200:
+            yield "".join(lines)
+            lines.clear()
+    yield "".join(lines)
+
+
+@router.get("/export.csv")
+def export_csv(request: Request, user: ApiUser) -> Response:
+    return _export(request, "csv", _csv_chunks)
+
+
+@router.get("/export.jsonl")
+def export_jsonl(request: Request, user: ApiUser) -> Response:
+    return _export(request, "jsonl", _jsonl_chunks)
