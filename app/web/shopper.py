@@ -140,5 +140,11 @@ def _with_sources(event: Recorded) -> str:
         link = f"[{source['title']}]({target})" if target.startswith("http") else source["title"]
         section = source["section"].split(" › ")[-1]
         where = "" if section == source["title"] else f" — {section}"
-        lines.append(f"{label}. {link}{where}")
+        lines.append(f"{label}. {link}{where}  \n   _{_snippet(source['snippet'])}_")
     return "\n".join(lines)
+
+
+def _snippet(text: str, limit: int = 110) -> str:
+    """One line of the passage, with the characters Markdown would read as formatting removed."""
+    flat = " ".join(text.split()).translate(str.maketrans("", "", "*_`[]<>#|"))
+    return flat if len(flat) <= limit else flat[:limit].rsplit(" ", 1)[0] + "…"

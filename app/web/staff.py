@@ -4,15 +4,11 @@ one conversation with its passages and notes, and exports of the current filter.
 from __future__ import annotations
 
 import asyncio
-import csv
 import hmac
-import io
-import json
 import logging
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 from urllib.parse import urlencode
@@ -31,8 +27,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import Settings
 from app.transcripts import queries
-from app.transcripts.queries import TranscriptFilter
 from app.web.staff_auth import read_session, sign_session, verify_password
+from app.web.staff_export import csv_chunks, jsonl_chunks
+from app.web.staff_filters import parse_list_query
 
 logger = logging.getLogger(__name__)
 
@@ -112,87 +109,6 @@ def _safe_next(target: str) -> str:
     inside = target == "/staff" or target.startswith(("/staff/", "/staff?"))
     ok = inside and not target.startswith("/staff/login") and "\\" not in target
     return target if ok else "/staff"
-
-
-# --- the list's filter -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ListQuery:
-    """The list filter as typed (for the form and links) and as parsed (for the queries)."""
-
-    raw: dict[str, str]
-    filters: TranscriptFilter
-    page: int
-    errors: tuple[str, ...]
-
-    def link(self, path: str = "/staff", **extra: int) -> str:
-        params = {**self.raw, **{k: str(v) for k, v in extra.items()}}
-        return f"{path}?{urlencode(params)}" if params else path
-
-
-FILTER_FIELDS = ("q", "since", "until", "max_groundedness", "low_rating", "escalated", "unanswered")
-
-
-def parse_list_query(params: Mapping[str, str]) -> ListQuery:
-    """Read the filter from query parameters, collecting a readable error for each bad value."""
-    raw = {k: params.get(k, "").strip() for k in FILTER_FIELDS}
-    raw = {k: v for k, v in raw.items() if v}
-    errors: list[str] = []
-    since = _day(raw.get("since"), "From", errors)
-    until = _day(raw.get("until"), "To", errors)
-    if since and until and until < since:
-        errors.append("“To” is before “From”.")
-    grounded = _number(raw.get("max_groundedness"), errors)
-    flags = {k: _flag(raw.get(k), k, errors) for k in ("low_rating", "escalated", "unanswered")}
-    raw.update({k: "on" for k, on in flags.items() if on})
-    page_text = params.get("page", "1").strip() or "1"
-    page = int(page_text) if page_text.isdigit() and 0 < len(page_text) < 7 else 0
-    if page < 1:
-        errors.append(f"Page must be a whole number from 1, not “{page_text[:20]}”.")
-    if len(raw.get("q", "")) > 200:
-        errors.append("The search text is longer than 200 characters.")
-    filters = TranscriptFilter(
-        since=since,
-        # "To" includes that whole day; the last representable day has no end to speak of.
-        until=until + timedelta(days=1) if until and until.year < 9999 else None,
-        max_groundedness=grounded,
-        text=raw.get("q"),
-        **flags,
-    )
-    return ListQuery(raw, filters, max(page, 1), tuple(errors))
-
-
-def _day(text: str | None, label: str, errors: list[str]) -> datetime | None:
-    if text is None:
-        return None
-    try:
-        return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC)
-    except ValueError:
-        errors.append(f"“{label}” must be a date written YYYY-MM-DD, not “{text[:20]}”.")
-        return None
-
-
-def _number(text: str | None, errors: list[str]) -> float | None:
-    if text is None:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 1:
-        errors.append(f"Groundedness must be a number from 0 to 1, not “{text[:20]}”.")
-        return None
-    return value
-
-
-def _flag(text: str | None, name: str, errors: list[str]) -> bool:
-    if text is None or text.lower() in ("0", "off", "false", "no"):
-        return False
-    if text.lower() in ("1", "on", "true", "yes"):
-        return True
-    errors.append(f"“{name}” is a checkbox: on or off, not “{text[:20]}”.")
-    return False
 
 
 # --- plumbing --------------------------------------------------------------------------------
@@ -361,48 +277,11 @@ def _export(request: Request, kind: str, chunks: Callable[..., Iterator[str]]) -
     return StreamingResponse(body, media_type=media, headers=headers)
 
 
-def _rows(sessions: sessionmaker[Session], filters: TranscriptFilter) -> Iterator[dict[str, Any]]:
-    with sessions() as session:
-        yield from queries.export_rows(session=session, filters=filters)
-
-
-def _csv_chunks(sessions: sessionmaker[Session], filters: TranscriptFilter) -> Iterator[str]:
-    buffer = io.StringIO()
-    writer: csv.DictWriter[str] | None = None
-    for count, row in enumerate(_rows(sessions, filters), start=1):
-        if writer is None:
-            writer = csv.DictWriter(buffer, fieldnames=list(row))
-            writer.writeheader()
-        writer.writerow({k: _cell(v) for k, v in row.items()})
-        if count % 200 == 0:
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
-    yield buffer.getvalue()
-
-
-def _cell(value: object) -> object:
-    """Shopper text that a spreadsheet would run as a formula is prefixed with a quote."""
-    if isinstance(value, str) and value.startswith(("=", "+", "-", "@", "\t", "\r")):
-        return "'" + value
-    return value
-
-
-def _jsonl_chunks(sessions: sessionmaker[Session], filters: TranscriptFilter) -> Iterator[str]:
-    lines: list[str] = []
-    for row in _rows(sessions, filters):
-        lines.append(json.dumps(row, ensure_ascii=False) + "\n")
-        if len(lines) == 200:
-            yield "".join(lines)
-            lines.clear()
-    yield "".join(lines)
-
-
 @router.get("/export.csv")
 def export_csv(request: Request, user: ApiUser) -> Response:
-    return _export(request, "csv", _csv_chunks)
+    return _export(request, "csv", csv_chunks)
 
 
 @router.get("/export.jsonl")
 def export_jsonl(request: Request, user: ApiUser) -> Response:
-    return _export(request, "jsonl", _jsonl_chunks)
+    return _export(request, "jsonl", jsonl_chunks)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -84,3 +85,28 @@ def _wait(server: subprocess.Popen[bytes], url: str, log: Path, timeout: float =
         if time.monotonic() > deadline:
             raise AssertionError(f"{url} not ready in {timeout}s:\n{log.read_text()[-3000:]}")
         time.sleep(1)
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium driven by Playwright (never a downloaded browser)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail("chromium is missing: scripts/test.sh installs it (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()

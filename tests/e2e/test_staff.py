@@ -303,20 +303,6 @@ def test_exports_hold_exactly_the_filtered_rows(
 # --- in a real browser ------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from tests.e2e.test_browser import CHROMIUM, FLAGS
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail("chromium is missing: scripts/test.sh installs it (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
-        launched.close()
-
-
 def _screenshot(page: Any, name: str) -> None:
     if DOCS.is_dir():
         page.screenshot(path=str(DOCS / name), full_page=True)
