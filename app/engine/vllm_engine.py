@@ -38,7 +38,6 @@ class VllmEngine:
     def __init__(self, llm: Any, options: VllmOptions) -> None:
         self._llm = llm
         self._options = options
-        self._sampling = require("vllm", "cpu")
 
     @property
     def description(self) -> str:
@@ -55,10 +54,9 @@ class VllmEngine:
         return not self._llm.errored
 
     async def stream(self, request: GenerationRequest) -> AsyncIterator[GenerationChunk]:
-        vllm: Any = self._sampling
-        from vllm.sampling_params import RequestOutputKind
+        from vllm.sampling_params import RequestOutputKind, SamplingParams
 
-        params = vllm.SamplingParams(
+        params = SamplingParams(
             max_tokens=request.max_tokens,
             temperature=request.temperature,
             frequency_penalty=request.frequency_penalty,

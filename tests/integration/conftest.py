@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,7 +58,3 @@ def ask(portal: BlockingPortal, chat: Any, session_id: str, message: str) -> tup
         return outcome, pieces
 
     return portal.call(run)
-
-
-def data_dir(settings: Any) -> Path:
-    return Path(settings.data_dir)
