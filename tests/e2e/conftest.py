@@ -99,9 +99,13 @@ CHROMIUM_FLAGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's headless Chromium driven by Playwright (never a downloaded browser)."""
+    """Debian's headless Chromium driven by Playwright (never a downloaded browser).
+
+    Module-scoped: Playwright's sync API runs an event loop on the main thread while it is open,
+    which would break every later test that calls ``asyncio.run``.
+    """
     if not Path(CHROMIUM).exists():
         pytest.fail("chromium is missing: scripts/test.sh installs it (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
