@@ -1,10 +1,10 @@
 """History-aware retrieval, measured: the follow-up question alone vs with the conversation.
 
-Two sets, each scored with the service's own retriever and turn-vector code:
+Two sets, both scored by `app.eval` (the service's own retriever and turn-vector code):
 
 * follow-ups written for the sample shop (below): the first question sets the topic, the
-  follow-up ("how heavy is it?") only makes sense with it; a hit is the expected document
-  among the top 5;
+  follow-up ("how heavy is it?") only makes sense with it; a hit is a document whose id contains
+  the expected string among the top 5;
 * MTRAG-UN (../shared/eval/mtrag_un): human multi-turn conversations with gold passages; the
   corpus is every task's gold passages, the query the last user turn of each answerable task
   after the first turn; success@5: a gold passage among the top 5.
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import sys
@@ -27,14 +28,13 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from app.embedding.embedder import Embedder  # noqa: E402
 from app.embedding.factory import build_embedder  # noqa: E402
-from app.index import vector_index  # noqa: E402
-from app.index.passage import Passage  # noqa: E402
-from app.index.versions import IndexVersion  # noqa: E402
-from app.retrieval.published_index import PublishedIndex, ServedIndex  # noqa: E402
-from app.retrieval.retriever import Retriever  # noqa: E402
-from app.sessions.memory import MemorySessionStore  # noqa: E402
-from app.sessions.turn_vectors import TurnVectorCache  # noqa: E402
+from app.eval import datasets  # noqa: E402
+from app.eval.datasets import Case  # noqa: E402
+from app.eval.retrieval_eval import InMemoryIndex, evaluate_retrieval  # noqa: E402
+from app.retrieval.published_index import PublishedIndex  # noqa: E402
+from app.retrieval.retriever import IndexSource  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from ingest.pipeline import run_ingest  # noqa: E402
 
@@ -46,11 +46,7 @@ SHOP_FOLLOW_UPS: list[tuple[list[str], str, str]] = [
     (["Tell me about the Stormhollow 2 tent"], "is there a footprint for it?", "FH-TNT-7090"),
     (["Do you sell the Ridgeline 35 backpack?"], "does it come with a rain cover?", "FH-BPK-6035"),
     (["What is the Beacon 400 headlamp like?"], "what batteries does it take?", "FH-ELC-9701"),
-    (
-        ["I'm looking at the Beacon 700R headlamp"],
-        "how long does it take to charge?",
-        "FH-ELC-9702",
-    ),
+    (["I like the Beacon 700R headlamp"], "how long does it take to charge?", "FH-ELC-9702"),
     (["Tell me about the Cairngorm 800 down jacket"], "how do I wash it?", "product-care"),
     (["Tell me about the Torridon 3L jacket"], "is it in stock in XXL?", "FH-JKT-1042"),
     (["Do you deliver to Northern Ireland?"], "and how long does it take?", "shipping"),
@@ -65,97 +61,54 @@ SHOP_FOLLOW_UPS: list[tuple[list[str], str, str]] = [
 ]
 
 
-class FixedIndex:
-    def __init__(self, served: ServedIndex) -> None:
-        self._served = served
-
-    def current(self) -> ServedIndex:
-        return self._served
-
-
-async def retrieve(
-    retriever: Retriever, cache: TurnVectorCache, embedder: Any, history: list[str], question: str,
-    weights: tuple[float, ...], use_history: bool,
-) -> list[str]:  # fmt: skip
-    session = os.urandom(8).hex()
-    for i, earlier in enumerate(history):
-        await cache.put(session, i, embedder.embed([earlier])[0])
-    vector = embedder.embed([question])[0]
-    queries = [vector]
-    if use_history and history:
-        previous = await cache.get(session, list(range(len(history)))[-2:])
-        queries.append(cache.blend(vector, previous, weights))
-    return [h.passage.document_id for h in retriever.search(queries).passages]
+def shop_cases(document_ids: set[str]) -> list[Case]:
+    """The shop follow-ups, each relevant to every document whose id holds its string."""
+    return [
+        Case(f"shop-{n}", "follow_up", tuple(history), question,
+             frozenset(d for d in document_ids if wanted in d))
+        for n, (history, question, wanted) in enumerate(SHOP_FOLLOW_UPS)
+    ]  # fmt: skip
 
 
-def score(hits: list[list[str]], wanted: list[set[str]], *, substring: bool) -> float:
-    def hit(found: list[str], gold: set[str]) -> bool:
-        if substring:
-            return any(g in f for f in found for g in gold)
-        return bool(gold & set(found))
-
-    return sum(hit(f, g) for f, g in zip(hits, wanted, strict=True)) / len(wanted)
-
-
-async def evaluate(
-    retriever: Retriever, embedder: Any, cases: list[tuple[list[str], str, set[str]]],
-    weights: tuple[float, ...], *, substring: bool,
-) -> dict[str, float]:  # fmt: skip
-    cache = TurnVectorCache(MemorySessionStore(ttl_s=600), capacity=100_000)
-    result = {}
-    for label, use in (("question_only", False), ("with_history", True)):
-        hits = [await retrieve(retriever, cache, embedder, h, q, weights, use) for h, q, _ in cases]
-        result[label] = round(score(hits, [g for _, _, g in cases], substring=substring), 3)
+def compare(
+    cases: list[Case], index: IndexSource, embedder: Embedder, settings: Settings
+) -> dict[str, Any]:
+    """success@5 of the same cases without and with their conversation."""
+    result: dict[str, Any] = {"cases": len(cases)}
+    for label, run in (
+        ("question_only", [dataclasses.replace(c, history=()) for c in cases]),
+        ("with_history", cases),
+    ):
+        scores = asyncio.run(
+            evaluate_retrieval(
+                run, index=index, embedder=embedder,
+                weights=settings.history_weights, floor=settings.relevance_floor,
+            )
+        )  # fmt: skip
+        result[label] = scores["overall"]["hit@5"]
     return result
-
-
-def mtrag_cases(limit: int | None) -> tuple[list[Passage], list[tuple[list[str], str, set[str]]]]:
-    passages: dict[str, Passage] = {}
-    cases = []
-    for line in MTRAG.open(encoding="utf-8"):
-        task = json.loads(line)
-        for ctx in task["contexts"]:
-            text = ctx["text"].strip()
-            passages.setdefault(
-                ctx["document_id"],
-                Passage(ctx["document_id"], ctx["document_id"], "mtrag", "", "", "", "", "page",
-                        text, text, ctx["document_id"], 0),
-            )  # fmt: skip
-        users = [t["text"] for t in task["input"] if t["speaker"] == "user"]
-        if "ANSWERABLE" in task["answerability"] and len(users) > 1 and task["contexts"]:
-            cases.append((users[:-1], users[-1], {c["document_id"] for c in task["contexts"]}))
-    return list(passages.values()), cases[:limit] if limit else cases
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=REPO / "bench-results" / "followups.json")
-    parser.add_argument("--mtrag-limit", type=int, default=None)
     args = parser.parse_args()
 
     settings = Settings(knowledge_dir=REPO / "knowledge", embed_device="auto")
     embedder = build_embedder(settings)
-    weights = tuple(settings.history_weights)
-    result: dict[str, Any] = {"weights": list(weights)}
+    result: dict[str, Any] = {"weights": list(settings.history_weights)}
 
     with tempfile.TemporaryDirectory() as scratch:
         shop = settings.model_copy(update={"data_dir": Path(scratch)})
         run_ingest(shop, embedder)
-        retriever = Retriever(PublishedIndex(shop.index_dir), top_k=5, floor=-1.0)
-        cases = [(h, q, {doc}) for h, q, doc in SHOP_FOLLOW_UPS]
-        result["shop"] = {"cases": len(cases)} | asyncio.run(
-            evaluate(retriever, embedder, cases, weights, substring=True)
-        )
+        index = PublishedIndex(shop.index_dir)
+        ids = {p.document_id for p in index.current().version.passages}
+        result["shop"] = compare(shop_cases(ids), index, embedder, settings)
 
     if MTRAG.exists():
-        passages, cases = mtrag_cases(args.mtrag_limit)
-        vectors = embedder.embed([p.embed_text for p in passages])
-        index = vector_index.build_index(vectors, vector_index.IndexChoice("flat"))
-        served = ServedIndex(IndexVersion("mtrag", {}, passages, index), index, "cpu")
-        retriever = Retriever(FixedIndex(served), top_k=5, floor=-1.0)
-        result["mtrag_un"] = {"cases": len(cases), "corpus": len(passages)} | asyncio.run(
-            evaluate(retriever, embedder, cases, weights, substring=False)
-        )
+        passages, cases = datasets.mtrag(MTRAG)
+        mtrag = compare(cases, InMemoryIndex(embedder, passages, "mtrag"), embedder, settings)
+        result["mtrag_un"] = {**mtrag, "corpus": len(passages)}
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2))

@@ -17,31 +17,15 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from app.embedding.embedder import Embedder
 from app.embedding.factory import build_embedder
 from app.eval import datasets
-from app.eval.retrieval_eval import evaluate_retrieval
-from app.index import vector_index
-from app.index.passage import Passage
-from app.index.versions import IndexVersion
-from app.retrieval.published_index import PublishedIndex, ServedIndex
+from app.eval.retrieval_eval import InMemoryIndex, evaluate_retrieval
+from app.retrieval.published_index import PublishedIndex
 from app.settings import Settings
 from ingest.pipeline import run_ingest
 
 REPO = Path(__file__).resolve().parents[2]
 EVAL = REPO.parent / "shared" / "eval"
-
-
-class InMemoryIndex:
-    """A flat index over a public set's passages, served like a published version."""
-
-    def __init__(self, embedder: Embedder, passages: list[Passage], name: str) -> None:
-        vectors = embedder.embed([p.embed_text for p in passages], progress=True)
-        index = vector_index.build_index(vectors, vector_index.IndexChoice("flat"))
-        self._served = ServedIndex(IndexVersion(name, {}, passages, index), index, "cpu")
-
-    def current(self) -> ServedIndex:
-        return self._served
 
 
 def main(argv: list[str] | None = None) -> int:

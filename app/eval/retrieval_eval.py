@@ -12,11 +12,27 @@ import numpy as np
 from app.embedding.embedder import Embedder
 from app.eval.datasets import Case
 from app.eval.metrics import hit_at, ndcg_at, recall_at, reciprocal_rank, unique_in_order
+from app.index import vector_index
+from app.index.passage import Passage
+from app.index.versions import IndexVersion
+from app.retrieval.published_index import ServedIndex
 from app.retrieval.retriever import IndexSource, Retriever
 from app.sessions.memory import MemorySessionStore
 from app.sessions.turn_vectors import TurnVectorCache
 
 KS = (1, 5, 10)
+
+
+class InMemoryIndex:
+    """A flat index over a public set's passages, served like a published version."""
+
+    def __init__(self, embedder: Embedder, passages: list[Passage], name: str) -> None:
+        vectors = embedder.embed([p.embed_text for p in passages], progress=True)
+        index = vector_index.build_index(vectors, vector_index.IndexChoice("flat"))
+        self._served = ServedIndex(IndexVersion(name, {}, passages, index), index, "cpu")
+
+    def current(self) -> ServedIndex:
+        return self._served
 
 
 async def evaluate_retrieval(
