@@ -98,5 +98,7 @@ def _serve(settings: Settings, *, host: str, port: int) -> int:
 
     from app.server import create_app
 
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+    # proxy_headers off: uvicorn would otherwise trust X-Forwarded-For from any local peer; the
+    # client address is read by app.api.guards as SHOPDESK_FORWARDED_PROXY_HOPS says.
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", proxy_headers=False)
     return 0

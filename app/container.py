@@ -8,21 +8,25 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from app.api.guards import Guards, build_guards
 from app.chat.conversations import ConversationService
 from app.chat.prompt_format import PromptFormat
 from app.chat.service import ChatOptions, ChatService
 from app.embedding.embedder import Embedder
 from app.embedding.factory import build_embedder
-from app.engine.base import Engine
+from app.engine.supervisor import SupervisedEngine, supervised_engine
 from app.errors import ConfigurationError, IndexNotPublishedError
 from app.modelstore import resolve_generator
+from app.observability.faults import FaultReadings
 from app.observability.metrics import ChatMetrics
 from app.retrieval.published_index import PublishedIndex
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retriever
 from app.sessions.base import SessionStore
+from app.sessions.resilient import ResilientSessionStore
 from app.sessions.turn_vectors import TurnVectorCache
 from app.settings import Settings
+from app.transcripts.durable import DurableTranscripts, durable_transcripts
 from app.transcripts.store import SqlTranscripts
 
 logger = logging.getLogger(__name__)
@@ -34,12 +38,14 @@ class Container:
     embedder: Embedder
     index: PublishedIndex
     encoder: QueryEncoder
-    store: SessionStore
-    engine: Engine
+    store: ResilientSessionStore
+    engine: SupervisedEngine
     chat: ChatService
     transcripts: SqlTranscripts
     conversations: ConversationService
     metrics: ChatMetrics
+    guards: Guards
+    durable_transcripts: DurableTranscripts
 
 
 @asynccontextmanager
@@ -58,7 +64,21 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
             logger.warning("%s; chat answers wait for a published index", exc)
         encoder = QueryEncoder(embedder)
         stack.push_async_callback(encoder.close)
-        store = await _session_store(settings)
+        transcripts = SqlTranscripts.open(settings.transcripts_url)
+        stack.callback(transcripts.close)
+        durable = await stack.enter_async_context(
+            durable_transcripts(
+                transcripts,
+                settings.transcript_outbox_path,
+                write_timeout_s=settings.transcript_write_timeout_s,
+                retry_max_s=settings.transcript_retry_max_s,
+            )
+        )
+        store = ResilientSessionStore(
+            await _session_store(settings),
+            recorded=durable.session_turns,
+            ttl_s=settings.session_ttl_s,
+        )
         stack.push_async_callback(store.close)
         engine, model_source = await _engine(settings, stack)
         device = getattr(embedder, "devices", ["cpu"])[0]
@@ -68,9 +88,18 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
                 store, capacity=settings.turn_vector_capacity, device=device
             ),
             encoder=encoder,
-            retriever=Retriever(index, top_k=settings.top_k, floor=settings.relevance_floor),
+            retriever=Retriever(
+                index,
+                top_k=settings.top_k,
+                floor=settings.relevance_floor,
+                lexical_weight=settings.lexical_weight,
+            ),
             engine=engine,
-            prompt_format=PromptFormat(model_source, shop_name=settings.shop_name),
+            prompt_format=PromptFormat(
+                model_source,
+                shop_name=settings.shop_name,
+                canary=settings.prompt_canary,
+            ),
             options=ChatOptions(
                 shop_name=settings.shop_name,
                 max_message_chars=settings.max_message_chars,
@@ -81,14 +110,16 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
                 passage_tokens=settings.passage_tokens,
                 history_weights=tuple(settings.history_weights),
                 min_groundedness=settings.min_groundedness,
+                quote_evidence=settings.quote_evidence,
             ),
         )
-        transcripts = SqlTranscripts.open(settings.transcripts_url)
-        stack.callback(transcripts.close)
         metrics = ChatMetrics()
+        metrics.registry.register(
+            FaultReadings(outbox=durable.stats, sessions=store.stats, engine=engine.stats)
+        )
         conversations = ConversationService(
             chat=chat,
-            transcripts=transcripts,
+            transcripts=durable,
             metrics=metrics,
             model=model_source,
             handoff=settings.handoff_message,
@@ -104,6 +135,8 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
             transcripts,
             conversations,
             metrics,
+            build_guards(settings, metrics),
+            durable_transcripts=durable,
         )
 
 
@@ -114,10 +147,19 @@ async def _session_store(settings: Settings) -> SessionStore:
         logger.info("sessions in process memory (set SHOPDESK_REDIS_URL to share them)")
         return MemorySessionStore(ttl_s=settings.session_ttl_s)
     import redis.asyncio as redis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
 
     from app.sessions.redis_store import RedisSessionStore
 
-    client: Any = redis.from_url(settings.redis_url)
+    # Fail fast when Redis is gone (the turn then goes on from the transcripts); one immediate
+    # retry replaces a pooled connection that a Redis restart broke.
+    client: Any = redis.from_url(
+        settings.redis_url,
+        socket_timeout=settings.redis_timeout_s,
+        socket_connect_timeout=settings.redis_timeout_s,
+        retry=Retry(NoBackoff(), 1),
+    )
     store = RedisSessionStore(client, ttl_s=settings.session_ttl_s)
     if not await store.ping():
         logger.warning("Redis at %s does not answer yet; sessions will retry", settings.redis_url)
@@ -125,8 +167,9 @@ async def _session_store(settings: Settings) -> SessionStore:
     return store
 
 
-async def _engine(settings: Settings, stack: AsyncExitStack) -> tuple[Engine, str]:
-    """The configured engine, and where the generator's tokenizer can be read from."""
+async def _engine(settings: Settings, stack: AsyncExitStack) -> tuple[SupervisedEngine, str]:
+    """The configured engine, supervised (answers bounded in time; the in-process engine is
+    restarted if it dies), and where the generator's tokenizer can be read from."""
     if settings.engine == "remote":
         from app.engine.remote import remote_engine
 
@@ -136,10 +179,14 @@ async def _engine(settings: Settings, stack: AsyncExitStack) -> tuple[Engine, st
                 "with the same tokenizer, or its hub id)"
             )
         engine = await stack.enter_async_context(
-            remote_engine(
-                settings.remote_urls,
-                model=settings.remote_model,
-                timeout_s=settings.remote_timeout_s,
+            supervised_engine(
+                lambda: remote_engine(
+                    settings.remote_urls,
+                    model=settings.remote_model,
+                    timeout_s=settings.remote_timeout_s,
+                ),
+                timeout_s=settings.generation_timeout_s,
+                restart=False,  # the servers fail over among themselves
             )
         )
         return engine, resolve_generator(settings.remote_model, settings.model_cache_dir)
@@ -159,4 +206,9 @@ async def _engine(settings: Settings, stack: AsyncExitStack) -> tuple[Engine, st
         cpu_kvcache_gib=settings.vllm_cpu_kvcache_gib,
     )
     logger.info("engine: in-process vLLM with %s", model)
-    return await stack.enter_async_context(vllm_engine(options)), model
+    engine = await stack.enter_async_context(
+        supervised_engine(
+            lambda: vllm_engine(options), timeout_s=settings.generation_timeout_s, restart=True
+        )
+    )
+    return engine, model

@@ -50,3 +50,23 @@ class InvalidMessageError(ShopdeskError, ValueError):
 
 class EngineUnavailableError(ShopdeskError):
     """No generation engine can take the request now (starting, crashed, or every server down)."""
+
+
+class ServerBusyError(ShopdeskError):
+    """Every answering slot and queue place is taken; the shopper should try again shortly."""
+
+    def __init__(self, message: str, *, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
+class EngineTimeoutError(EngineUnavailableError):
+    """An answer took longer than the per-turn generation limit and was abandoned."""
+
+
+class TranscriptsUnavailableError(ShopdeskError):
+    """The transcript database cannot be reached; what must not be lost waits in the outbox."""
+
+
+class SessionStoreUnavailableError(ShopdeskError):
+    """The session store (Redis) cannot be reached; turns go on from the recorded transcripts."""

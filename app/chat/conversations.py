@@ -19,21 +19,25 @@ logger = logging.getLogger(__name__)
 
 
 class TranscriptWriter(Protocol):
-    async def record_turn(self, turn: TurnRecord) -> int: ...
+    """Where turns are recorded; ``None`` for a write that waits in the outbox (the database
+    is down) and will be stored later."""
+
+    async def record_turn(self, turn: TurnRecord) -> int | None: ...
 
     async def record_feedback(
         self, *, session_id: str, message_id: int, rating: int, comment: str | None
     ) -> int: ...
 
-    async def record_escalation(self, *, session_id: str, reason: str) -> int: ...
+    async def record_escalation(self, *, session_id: str, reason: str) -> int | None: ...
 
 
 @dataclass(frozen=True)
 class Recorded:
-    """The last event of a turn: the outcome and the transcript row it was stored as."""
+    """The last event of a turn: the outcome and the transcript row it was stored as (None
+    while the row waits in the outbox to be stored)."""
 
     outcome: TurnOutcome
-    message_id: int
+    message_id: int | None
 
 
 ConversationEvent = ChatEvent | Recorded
@@ -67,6 +71,8 @@ class ConversationService:
                     )
                     event.outcome.timings["record"] = time.perf_counter() - started
                     self._metrics.observe_turn(event.outcome)
+                    if event.outcome.failure:
+                        self._metrics.errors.labels(kind=event.outcome.failure).inc()
                     yield Recorded(event.outcome, message_id)
                 else:
                     yield event
@@ -121,4 +127,5 @@ def turn_record(outcome: TurnOutcome, *, model: str) -> TurnRecord:
             for hit in outcome.passages
         ),
         created_at=datetime.now(UTC),
+        failure=outcome.failure,
     )

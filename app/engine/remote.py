@@ -95,6 +95,8 @@ class RemoteEngine:
         async def check(server: _Server) -> None:
             try:
                 response = await self._client.get(f"{server.url}/health", timeout=5.0)
+                if response.status_code == 404:  # llama.cpp's Python server has no /health
+                    response = await self._client.get(f"{server.url}/v1/models", timeout=5.0)
                 ok = response.status_code == 200
             except httpx.HTTPError:
                 ok = False
@@ -133,6 +135,7 @@ class RemoteEngine:
             "stream_options": {"include_usage": True},
         }
         first_token_s = 0.0
+        chunks = 0  # about one token each: the count when a server streams no usage
         usage: dict[str, Any] = {}
         async with self._client.stream(
             "POST", f"{server.url}/v1/completions", json=body, timeout=self._timeout
@@ -146,6 +149,7 @@ class RemoteEngine:
                 for choice in event.get("choices", []):
                     text = choice.get("text", "")
                     if text:
+                        chunks += 1
                         if not first_token_s:
                             first_token_s = time.perf_counter() - started
                         yield GenerationChunk(text)
@@ -156,7 +160,8 @@ class RemoteEngine:
             GenerationStats(
                 prompt_tokens=int(usage.get("prompt_tokens", 0)),
                 cached_tokens=int(details.get("cached_tokens", 0) or 0),
-                generated_tokens=int(usage.get("completion_tokens", 0)),
+                # llama.cpp's Python server sends no usage when streaming
+                generated_tokens=int(usage.get("completion_tokens", chunks)),
                 first_token_s=first_token_s,
                 prefill_s=first_token_s,
                 decode_s=max(0.0, total - first_token_s),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
@@ -125,7 +126,9 @@ async def vllm_engine(options: VllmOptions) -> AsyncIterator[VllmEngine]:
         seed=options.seed,
     )
     started = time.perf_counter()
-    llm = AsyncLLM.from_engine_args(args)
+    # Built on a worker thread: starting takes seconds to minutes, and a restart after a crash
+    # must not freeze the rest of the app meanwhile (AsyncLLM starts its loop tasks lazily).
+    llm = await asyncio.to_thread(AsyncLLM.from_engine_args, args)
     logger.info(
         "vLLM engine for %s ready in %.1fs (prefix caching %s)",
         options.model,

@@ -1,6 +1,9 @@
-"""`python -m app.eval`: retrieval quality on the shop's labelled questions and public sets.
+"""`python -m app.eval`: retrieval and answer quality on labelled shop questions and public sets.
 
-Writes bench-results/eval-retrieval.json and .md. Runs on a fresh machine after set-up.
+Retrieval (every set): the service's retriever in each of its variants, so what each improvement
+buys is measured on the same cases in the same run, and a relevance-floor sweep. Answers (the
+shop's set): the real chat service, engine included, answers every question and is scored.
+Writes bench-results/eval.json and eval.md. Runs on a fresh machine after set-up.
 """
 
 from __future__ import annotations
@@ -19,82 +22,158 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from app.embedding.factory import build_embedder
 from app.eval import datasets
-from app.eval.retrieval_eval import InMemoryIndex, evaluate_retrieval
+from app.eval.answer_eval import evaluate_answers
+from app.eval.retrieval_eval import (
+    SERVICE,
+    InMemoryIndex,
+    evaluate_retrieval,
+    recommended_floor,
+    variants,
+)
 from app.retrieval.published_index import PublishedIndex
+from app.retrieval.retriever import IndexSource
 from app.settings import Settings
 from ingest.pipeline import run_ingest
 
 REPO = Path(__file__).resolve().parents[2]
 EVAL = REPO.parent / "shared" / "eval"
+MAX_WRONGLY_REFUSED = 0.01  # the floor may turn away at most 1 % of answerable questions
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.eval", description=__doc__.split("\n")[0])
-    parser.add_argument("--sets", default="shop,hetpqa,mtrag", help="comma-separated")
+    parser.add_argument("--sets", default="shop,hetpqa,mtrag", help="retrieval sets")
+    parser.add_argument(
+        "--answers", action=argparse.BooleanOptionalAction, default=True,
+        help="also answer the shop's questions with the real engine (default: yes)",
+    )  # fmt: skip
+    parser.add_argument("--limit", type=int, default=0, help="only the first N shop questions")
     parser.add_argument("--out-dir", type=Path, default=REPO / "bench-results")
     args = parser.parse_args(argv)
+
     settings = Settings(knowledge_dir=REPO / "knowledge")
     embedder = build_embedder(settings)
-    weights, floor = settings.history_weights, settings.relevance_floor
-    results: dict[str, Any] = {"floor": floor, "weights": weights}
+    configs = variants(settings.lexical_weight, 2)
+    results: dict[str, Any] = {
+        "settings": {
+            "relevance_floor": settings.relevance_floor,
+            "history_weights": settings.history_weights,
+            "lexical_weight": settings.lexical_weight,
+            "generator": settings.generator_model,
+            "top_k": settings.top_k,
+        },
+        "retrieval": {},
+    }
     wanted = set(args.sets.split(","))
+    shop_cases = datasets.shop_cases()[: args.limit or None]
 
-    if "shop" in wanted:
-        with tempfile.TemporaryDirectory() as scratch:
-            shop = settings.model_copy(update={"data_dir": Path(scratch)})
-            run_ingest(shop, embedder)
-            index = PublishedIndex(shop.index_dir)
-            results["shop"] = asyncio.run(
+    def retrieval(name: str, cases: list[datasets.Case], index: IndexSource) -> None:
+        results["retrieval"][name] = {
+            config.name: asyncio.run(
                 evaluate_retrieval(
-                    datasets.shop_cases(),
+                    cases,
                     index=index,
                     embedder=embedder,
-                    weights=weights,
-                    floor=floor,
+                    weights=settings.history_weights,
+                    floor=settings.relevance_floor,
+                    config=config,
                 )
             )
+            for config in configs
+        }
+
+    with tempfile.TemporaryDirectory() as scratch:
+        shop = settings.model_copy(update={"data_dir": Path(scratch)})
+        run_ingest(shop, embedder)
+        if "shop" in wanted:
+            retrieval("shop", shop_cases, PublishedIndex(shop.index_dir))
+            sweep = results["retrieval"]["shop"][SERVICE]["floor_sweep"]
+            results["recommended_floor"] = recommended_floor(
+                sweep, max_wrongly_refused=MAX_WRONGLY_REFUSED
+            )
+        if args.answers:
+            results["answers"] = asyncio.run(_answers(shop, shop_cases))
     for name, loader, path in (
         ("hetpqa", datasets.hetpqa, EVAL / "hetpqa" / "evidence_ranking" / "dev.csv"),
         ("mtrag", datasets.mtrag, EVAL / "mtrag_un" / "reference.jsonl"),
     ):
         if name in wanted and path.exists():
             passages, cases = loader(path)
-            source = InMemoryIndex(embedder, passages, name)
-            results[name] = asyncio.run(
-                evaluate_retrieval(
-                    cases, index=source, embedder=embedder, weights=weights, floor=floor
-                )
-            )
-            results[name]["corpus"] = len(passages)
+            retrieval(name, cases, InMemoryIndex(embedder, passages, name))
+            results["retrieval"][name]["corpus"] = len(passages)
 
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    (args.out_dir / "eval-retrieval.json").write_text(json.dumps(results, indent=2))
+    (args.out_dir / "eval.json").write_text(json.dumps(results, indent=2, ensure_ascii=False))
     report = markdown(results)
-    (args.out_dir / "eval-retrieval.md").write_text(report)
+    (args.out_dir / "eval.md").write_text(report)
     print(report)
+    print(f"written: {args.out_dir / 'eval.json'}, {args.out_dir / 'eval.md'}")
     return 0
 
 
+async def _answers(settings: Settings, cases: list[datasets.Case]) -> dict[str, Any]:
+    from app.container import build_container
+
+    async with build_container(settings) as container:
+        return await evaluate_answers(cases, container.chat)
+
+
+COLUMNS = ("cases", "hit@1", "hit@5", "recall@5", "recall@10", "mrr", "ndcg@10")
+REFUSALS = ("wrongly_refused", "refused_unanswerable")
+ANSWER_COLUMNS = (
+    "cases",
+    "key_facts",
+    "all_key_facts",
+    "cites",
+    "citation_precision",
+    "groundedness",
+    "wrongly_declined",
+    "declined_unanswerable",
+)
+
+
 def markdown(results: dict[str, Any]) -> str:
-    columns = ["cases", "hit@1", "hit@5", "recall@5", "recall@10", "mrr", "ndcg@10"]
-    lines = [
-        f"relevance floor {results['floor']}, history weights {results['weights']}",
-        "",
-        "| set / category | " + " | ".join(columns) + " | wrongly refused | refused unanswerable |",
-        "| --- |" + " ---: |" * (len(columns) + 2),
-    ]
-    for name in ("shop", "hetpqa", "mtrag"):
-        if name not in results:
-            continue
-        groups = [(f"**{name}**", results[name]["overall"])]
-        groups += [(f"{name} / {c}", m) for c, m in results[name]["by_category"].items()]
-        if len(results[name]["by_category"]) == 1:
-            groups = groups[:1]
-        for label, m in groups:
-            cells = [str(m.get(c, "")) for c in columns]
-            extra = [str(m.get("wrongly_refused", "")), str(m.get("refused_unanswerable", ""))]
-            lines.append(f"| {label} | " + " | ".join(cells + extra) + " |")
-    return "\n".join(lines) + "\n"
+    """Variants side by side per set, the service's variant per category, the floor sweep, and
+    the answer checks per category."""
+    knobs = ", ".join(f"{k} {v}" for k, v in results["settings"].items())
+    lines = [f"Settings: {knobs}.", ""]
+    for name, by_variant in results["retrieval"].items():
+        lines += [f"### Retrieval: {name}", "", *_table("variant", COLUMNS + REFUSALS)]
+        lines += [
+            _row(config, by_variant[config]["overall"], COLUMNS + REFUSALS)
+            for config in by_variant
+            if config != "corpus"
+        ]
+        categories = by_variant[SERVICE]["by_category"]
+        if len(categories) > 1:
+            lines += ["", f"{SERVICE}, per category:", "", *_table("category", COLUMNS + REFUSALS)]
+            lines += [_row(c, m, COLUMNS + REFUSALS) for c, m in categories.items()]
+        sweep = by_variant[SERVICE]["floor_sweep"]
+        if name == "shop":
+            lines += ["", f"Relevance floor sweep ({SERVICE}):", "", *_table("floor", REFUSALS)]
+            lines += [_row(f"{p['floor']:.2f}", p, REFUSALS) for p in sweep]
+            lines += [
+                "",
+                f"Highest floor refusing at most {MAX_WRONGLY_REFUSED:.0%} of answerable "
+                f"questions: {results['recommended_floor']:.2f}.",
+            ]
+        lines.append("")
+    if "answers" in results:
+        answers = results["answers"]
+        lines += ["### Answers: shop (real engine)", "", *_table("category", ANSWER_COLUMNS)]
+        lines.append(_row("**all**", answers["overall"], ANSWER_COLUMNS))
+        lines += [_row(c, m, ANSWER_COLUMNS) for c, m in answers["by_category"].items()]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _table(label: str, columns: tuple[str, ...]) -> list[str]:
+    return [f"| {label} | " + " | ".join(columns) + " |", "| --- |" + " ---: |" * len(columns)]
+
+
+def _row(label: str, metrics: dict[str, Any], columns: tuple[str, ...]) -> str:
+    cells = ["" if metrics.get(c) is None else str(metrics[c]) for c in columns]
+    return f"| {label} | " + " | ".join(cells) + " |"
 
 
 if __name__ == "__main__":

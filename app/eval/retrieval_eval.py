@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -16,11 +18,42 @@ from app.index import vector_index
 from app.index.passage import Passage
 from app.index.versions import IndexVersion
 from app.retrieval.published_index import ServedIndex
-from app.retrieval.retriever import IndexSource, Retriever
+from app.retrieval.retriever import IndexSource, Retrieval, Retriever
+from app.retrieval.rewrite import query_texts
 from app.sessions.memory import MemorySessionStore
 from app.sessions.turn_vectors import TurnVectorCache
 
 KS = (1, 5, 10)
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    """One retrieval variant under test; the service's own is named ``SERVICE``."""
+
+    name: str
+    lexical_weight: float
+    rewrite_turns: int
+    use_history: bool = True
+
+
+SERVICE = "hybrid+rewrite"
+
+
+def variants(lexical_weight: float, rewrite_turns: int) -> tuple[RetrievalConfig, ...]:
+    """Each improvement added in turn: the question alone by embeddings, then blended with the
+    conversation, then fused with BM25, then with a rewritten follow-up; the last is the service."""
+    return (
+        RetrievalConfig("question only", lexical_weight=0.0, rewrite_turns=0, use_history=False),
+        RetrievalConfig("dense", lexical_weight=0.0, rewrite_turns=0),
+        RetrievalConfig("hybrid", lexical_weight=lexical_weight, rewrite_turns=0),
+        RetrievalConfig(SERVICE, lexical_weight=lexical_weight, rewrite_turns=rewrite_turns),
+    )
+
+
+def recommended_floor(sweep: Sequence[dict[str, float]], *, max_wrongly_refused: float) -> float:
+    """The highest floor that refuses at most ``max_wrongly_refused`` of answerable questions."""
+    allowed = [p["floor"] for p in sweep if p.get("wrongly_refused", 0.0) <= max_wrongly_refused]
+    return max(allowed, default=min(p["floor"] for p in sweep))
 
 
 class InMemoryIndex:
@@ -29,7 +62,7 @@ class InMemoryIndex:
     def __init__(self, embedder: Embedder, passages: list[Passage], name: str) -> None:
         vectors = embedder.embed([p.embed_text for p in passages], progress=True)
         index = vector_index.build_index(vectors, vector_index.IndexChoice("flat"))
-        self._served = ServedIndex(IndexVersion(name, {}, passages, index), index, "cpu")
+        self._served = ServedIndex.serve(IndexVersion(name, {}, passages, index), "cpu")
 
     def current(self) -> ServedIndex:
         return self._served
@@ -42,10 +75,13 @@ async def evaluate_retrieval(
     embedder: Embedder,
     weights: Sequence[float],
     floor: float,
+    config: RetrievalConfig,
     depth: int = 10,
 ) -> dict[str, Any]:
     """Mean metrics overall and per category; refusals measured against ``floor``."""
-    retriever = Retriever(index, top_k=depth, floor=-1.0)
+    retriever = Retriever(index, top_k=depth, floor=-1.0, lexical_weight=config.lexical_weight)
+    if not config.use_history:
+        cases = [dataclasses.replace(case, history=()) for case in cases]
     cache = TurnVectorCache(MemorySessionStore(ttl_s=3600), capacity=100_000)
     questions = embedder.embed([c.question for c in cases])
     earlier = [t for c in cases for t in c.history]
@@ -59,19 +95,24 @@ async def evaluate_retrieval(
         if case.history:
             previous = await cache.get(session, list(range(len(case.history)))[-2:])
             queries.append(cache.blend(vector, previous, tuple(weights)))
-        found = retriever.search(queries)
+        texts = query_texts(case.question, case.history, turns=config.rewrite_turns)
+        found = retriever.search(queries, texts)
         ranked = unique_in_order([h.passage.document_id for h in found.passages])
-        rows.append(_scores(case, ranked, found.best_score, floor))
-    return summarise(rows)
+        rows.append(_scores(case, ranked, found, floor))
+    summary = summarise(rows)
+    summary["floor_sweep"] = floor_sweep(rows)
+    return summary
 
 
-def _scores(case: Case, ranked: list[str], best: float, floor: float) -> dict[str, Any]:
+def _scores(case: Case, ranked: list[str], found: Retrieval, floor: float) -> dict[str, Any]:
     row: dict[str, Any] = {
         "id": case.id,
         "category": case.category,
         "answerable": case.answerable,
-        "refused": best < floor,
-        "best_score": best,
+        "refused": refused(found.best_score, found.exact_match, floor),
+        "best_score": round(found.best_score, 4),
+        "exact_match": found.exact_match,
+        "ranked": ranked[:5],
     }
     if case.answerable:
         relevant = set(case.relevant)
@@ -81,6 +122,33 @@ def _scores(case: Case, ranked: list[str], best: float, floor: float) -> dict[st
         row["mrr"] = reciprocal_rank(ranked, relevant)
         row["ndcg@10"] = ndcg_at(ranked, relevant, 10)
     return row
+
+
+def refused(best_score: float, exact_match: bool, floor: float) -> bool:
+    """What the service does: nothing kept when no passage clears the floor or names the code."""
+    return best_score < floor and not exact_match
+
+
+SWEPT_FLOORS = tuple(step / 100 for step in range(20, 62, 2))
+
+
+def floor_sweep(
+    rows: list[dict[str, Any]], floors: Sequence[float] = SWEPT_FLOORS
+) -> list[dict[str, float]]:
+    """For each candidate floor: answerable questions refused, unanswerable ones refused."""
+    groups = {
+        "wrongly_refused": [r for r in rows if r["answerable"]],
+        "refused_unanswerable": [r for r in rows if not r["answerable"]],
+    }
+    sweep = []
+    for floor in floors:
+        point = {"floor": floor}
+        for name, group in groups.items():
+            if group:
+                hits = [refused(r["best_score"], r["exact_match"], floor) for r in group]
+                point[name] = round(statistics.fmean(hits), 3)
+        sweep.append(point)
+    return sweep
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -41,8 +41,24 @@ class ChatMetrics:
         self.feedback = Counter(
             "shopdesk_feedback", "Ratings given by shoppers", ["rating"], registry=self.registry
         )
+        self.blocked = Counter(
+            "shopdesk_blocked_turns",
+            "Messages declined or answers withheld by the injection defences, by reason",
+            ["reason"],
+            registry=self.registry,
+        )
         self.escalations = Counter(
             "shopdesk_escalations", "Conversations handed to a person", registry=self.registry
+        )
+        self.turns_waiting = Gauge(
+            "shopdesk_turns_waiting", "Turns queued for a free answering slot",
+            registry=self.registry,
+        )  # fmt: skip
+        self.refusals = Counter(
+            "shopdesk_refusals",
+            "Requests refused to protect the service (busy, rate limits, lock-outs, sizes)",
+            ["reason"],
+            registry=self.registry,
         )
 
     def observe_turn(self, outcome: TurnOutcome) -> None:
@@ -55,6 +71,8 @@ class ChatMetrics:
         self.tokens.labels(kind="generated").inc(stats.generated_tokens)
         if outcome.answered:
             self.groundedness.observe(outcome.groundedness)
+        if outcome.blocked is not None:
+            self.blocked.labels(reason=outcome.blocked).inc()
 
     def render(self) -> bytes:
         return bytes(generate_latest(self.registry))

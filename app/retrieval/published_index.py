@@ -15,6 +15,7 @@ from app.errors import ShopdeskError
 from app.index import vector_index, versions
 from app.index.passage import Passage
 from app.index.versions import IndexVersion
+from app.retrieval.lexical import LexicalIndex
 
 logger = logging.getLogger(__name__)
 
@@ -27,26 +28,37 @@ class ScoredPassage:
 
 @dataclass(frozen=True)
 class ServedIndex:
-    """One loaded version and the (possibly GPU) index that searches it."""
+    """One loaded version: the (possibly GPU) vector index and the lexical index over it."""
 
     version: IndexVersion
     search_index: Any
     device: str
+    lexical: LexicalIndex
 
-    def search(self, queries: np.ndarray, k: int) -> list[list[ScoredPassage]]:
-        """Top-``k`` passages for each row of ``queries`` (normalised vectors), best first."""
+    @classmethod
+    def serve(cls, version: IndexVersion, device: str = "auto") -> ServedIndex:
+        search_index, placed = vector_index.to_device(version.index, device)
+        if hasattr(version.index, "make_direct_map"):  # IVF: lets similarity() reconstruct
+            version.index.make_direct_map()
+        return cls(version, search_index, placed, LexicalIndex(version.passages))
+
+    def search(self, queries: np.ndarray, k: int) -> list[list[tuple[int, float]]]:
+        """Top-``k`` (passage row, cosine) for each row of ``queries`` (normalised), best first."""
         k = min(k, len(self.version.passages))
         if k == 0 or len(queries) == 0:
             return [[] for _ in range(len(queries))]
         scores, ids = self.search_index.search(np.ascontiguousarray(queries, np.float32), k)
         return [
-            [
-                ScoredPassage(self.version.passages[i], float(s))
-                for s, i in zip(row_scores, row_ids, strict=True)
-                if i >= 0
-            ]
+            [(int(i), float(s)) for s, i in zip(row_scores, row_ids, strict=True) if i >= 0]
             for row_scores, row_ids in zip(scores, ids, strict=True)
         ]
+
+    def similarity(self, rows: list[int], queries: np.ndarray) -> np.ndarray:
+        """Cosine of each query with each given passage: shape (len(queries), len(rows))."""
+        if not rows:
+            return np.zeros((len(queries), 0), np.float32)
+        vectors = np.stack([self.version.index.reconstruct(row) for row in rows])
+        return np.asarray(queries, np.float32) @ vectors.T
 
 
 class PublishedIndex:
@@ -80,18 +92,17 @@ class PublishedIndex:
             if held is not None and versions.current_version_id(self._root) == held:
                 return False
             try:
-                version = versions.load_current(self._root)
-                search_index, device = vector_index.to_device(version.index, self._device)
+                served = ServedIndex.serve(versions.load_current(self._root), self._device)
             except ShopdeskError as exc:
                 if raise_errors:
                     raise
                 logger.error("keeping index version %s: %s", held, exc)
                 return False
-            self._served = ServedIndex(version, search_index, device)
+            self._served = served
             logger.info(
                 "serving index version %s (%d passages, %s)",
-                version.id,
-                len(version.passages),
-                device,
+                served.version.id,
+                len(served.version.passages),
+                served.device,
             )
             return True

@@ -1,13 +1,27 @@
-"""History-aware retrieval: the question alone, and blended with the questions before it."""
+"""Hybrid, history-aware retrieval: dense and lexical rankings fused by rank.
+
+Each turn brings one or more query vectors (the question, and the question blended with the
+turns before it) and one or more query texts (the question, and for a follow-up the question
+with the recent questions' words). The vectors give one ranking by each passage's best cosine,
+every text a ranking by BM25; the rankings are fused with reciprocal-rank fusion, which needs no
+score calibration between the two kinds. Cosine stays the passage's score: it is what the
+relevance floor judges and what staff see, so a lexical match on a common word cannot drag in an
+unrelated passage. A passage that names a product code the shopper typed is kept whatever its
+cosine.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
 from app.retrieval.published_index import ScoredPassage, ServedIndex
+
+RRF_K = 60  # the constant of Cormack et al.; flattens the gap between neighbouring ranks
 
 
 class IndexSource(Protocol):
@@ -19,26 +33,56 @@ class IndexSource(Protocol):
 @dataclass(frozen=True)
 class Retrieval:
     passages: list[ScoredPassage]  # above the floor, best first, at most top_k
-    best_score: float
+    best_score: float  # the best cosine among the candidates, kept or not
     index_version: str
+    exact_match: bool = False  # a passage names a product code the question gives
 
 
 class Retriever:
-    def __init__(self, index: IndexSource, *, top_k: int, floor: float) -> None:
+    def __init__(
+        self,
+        index: IndexSource,
+        *,
+        top_k: int,
+        floor: float,
+        lexical_weight: float = 1.0,
+        depth: int = 0,
+    ) -> None:
         self._index = index
         self._top_k = top_k
         self._floor = floor
+        self._lexical_weight = lexical_weight
+        self._depth = depth or max(20, top_k * 4)
 
-    def search(self, queries: list[np.ndarray]) -> Retrieval:
-        """Top passages over all query vectors, fused by each passage's best score."""
+    def search(self, queries: list[np.ndarray], texts: Sequence[str] = ()) -> Retrieval:
+        """Top passages for the query vectors and texts; ``texts[0]`` is the question itself."""
         served = self._index.current()
-        best: dict[str, ScoredPassage] = {}
-        for hits in served.search(np.stack(queries), self._top_k * 2):
-            for hit in hits:
-                held = best.get(hit.passage.id)
-                if held is None or hit.score > held.score:
-                    best[hit.passage.id] = hit
-        ranked = sorted(best.values(), key=lambda h: h.score, reverse=True)
-        top = ranked[0].score if ranked else 0.0
-        kept = [h for h in ranked if h.score >= self._floor][: self._top_k]
-        return Retrieval(kept, top, served.version.id)
+        passages = served.version.passages
+        stacked = np.stack(queries)
+        cosine: dict[int, float] = {}
+        for ranking in served.search(stacked, self._depth):
+            for row, score in ranking:
+                cosine[row] = max(score, cosine.get(row, -1.0))
+        fused: dict[int, float] = defaultdict(float)
+        for rank, row in enumerate(sorted(cosine, key=cosine.__getitem__, reverse=True)):
+            fused[row] += 1.0 / (RRF_K + rank + 1)
+        exact: set[int] = set()
+        if self._lexical_weight > 0 and texts:
+            for text in texts:
+                for rank, (row, _) in enumerate(served.lexical.search(text, self._depth)):
+                    fused[row] += self._lexical_weight / (RRF_K + rank + 1)
+            exact = served.lexical.identifier_matches(texts[0])
+            for row in exact:
+                fused[row] += self._lexical_weight / RRF_K
+        unscored = [row for row in fused if row not in cosine]
+        if unscored:
+            extra = served.similarity(unscored, stacked).max(axis=0)
+            cosine.update(zip(unscored, (float(s) for s in extra), strict=True))
+        ranked = sorted(fused, key=lambda row: (fused[row], cosine[row]), reverse=True)
+        kept = [
+            ScoredPassage(passages[row], cosine[row])
+            for row in ranked
+            if cosine[row] >= self._floor or row in exact
+        ][: self._top_k]
+        best = max(cosine.values(), default=0.0)
+        return Retrieval(kept, best, served.version.id, bool(exact))

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 logger = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+CONNECT_TIMEOUT_S = 5
 
 
 def normalise_url(url: str) -> URL:
@@ -45,7 +46,11 @@ def make_engine(url: str) -> Engine:
         )
         event.listen(engine, "connect", _enable_sqlite_foreign_keys)
     else:
-        engine = create_engine(parsed, pool_pre_ping=True)
+        # A database that stops answering must fail a write in seconds, not hang a worker
+        # thread: the turn is then queued in the outbox (libpq counts whole seconds).
+        engine = create_engine(
+            parsed, pool_pre_ping=True, connect_args={"connect_timeout": CONNECT_TIMEOUT_S}
+        )
     logger.info("Transcript database: %s", parsed.render_as_string(hide_password=True))
     return engine
 

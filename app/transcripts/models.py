@@ -109,6 +109,7 @@ class Message(Base):
     cached_tokens: Mapped[int] = mapped_column(Integer)
     generated_tokens: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    failure: Mapped[str | None] = mapped_column(String(40))  # engine_timeout, engine_unavailable
 
     conversation: Mapped[Conversation] = relationship(back_populates="messages")
     passages: Mapped[list[RetrievedPassage]] = relationship(order_by="RetrievedPassage.rank")

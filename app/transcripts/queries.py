@@ -4,8 +4,9 @@ their own unit of work and return plain data (ids or frozen dataclasses)."""
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from sqlalchemy import ColumnElement, case, exists, func, select
@@ -44,7 +45,10 @@ __all__ = [
     "record_escalation",
     "record_feedback",
     "record_turn",
+    "session_turns",
 ]
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -86,13 +90,38 @@ def _new_conversation(session: Session, session_id: str, at: datetime) -> Conver
     return conversation
 
 
-def _existing_message_id(session: Session, turn: TurnRecord) -> int | None:
-    stmt = (
-        select(Message.id)
-        .join(Conversation)
-        .where(Conversation.session_id == turn.session_id, Message.turn_index == turn.turn_index)
+def _stored_message_id(session: Session, turn: TurnRecord) -> tuple[int | None, bool]:
+    """``(id, taken)``: the message this very turn was stored as, if it was (a retry or an outbox
+    replay carries the same index and time); and whether another turn holds its index."""
+    in_session = select(Message.id, Message.turn_index, Message.created_at, Message.question).join(
+        Conversation
     )
-    return session.scalars(stmt).one_or_none()
+    at_index = session.execute(
+        in_session.where(
+            Conversation.session_id == turn.session_id, Message.turn_index == turn.turn_index
+        )
+    ).one_or_none()
+    if at_index is None:
+        return None, False
+    if at_index.created_at == turn.created_at:
+        return at_index.id, False
+    # The index is another turn's; this one may have been stored after the last turn before.
+    question = mask_personal_data(turn.question)
+    moved = session.execute(
+        in_session.where(
+            Conversation.session_id == turn.session_id, Message.created_at == turn.created_at
+        )
+    ).all()
+    return next((row.id for row in moved if row.question == question), None), True
+
+
+def _next_turn_index(session: Session, session_id: str) -> int:
+    last = session.scalar(
+        select(func.max(Message.turn_index))
+        .join(Conversation)
+        .where(Conversation.session_id == session_id)
+    )
+    return 0 if last is None else int(last) + 1
 
 
 def _commit_turn(session: Session, turn: TurnRecord) -> int:
@@ -114,6 +143,7 @@ def _commit_turn(session: Session, turn: TurnRecord) -> int:
         cached_tokens=turn.cached_tokens,
         generated_tokens=turn.generated_tokens,
         created_at=turn.created_at,
+        failure=turn.failure,
     )
     message.passages = [
         RetrievedPassage(rank=rank, **vars(passage)) for rank, passage in enumerate(turn.passages)
@@ -146,19 +176,34 @@ def _refresh_aggregates(session: Session, conversation: Conversation) -> None:
 
 
 def record_turn(*, session: Session, turn: TurnRecord) -> int:
-    """Store one turn (masked) with its passages and return the message id; recording the same
-    ``(session_id, turn_index)`` again returns the stored message's id and changes nothing."""
+    """Store one turn (masked) with its passages and return the message id.
+
+    Recording the same turn again (same ``(session_id, turn_index)`` and ``created_at``: a retry,
+    or a replay from the outbox after a crash) returns the stored message's id and changes
+    nothing. A different turn that finds its index taken (the session store lost the
+    conversation, or it expired and the shopper came back) is stored after the last turn
+    instead of being dropped.
+    """
     if turn.created_at.tzinfo is None:
         raise ValueError("a turn's created_at must be timezone-aware")
     # A concurrent writer may create the conversation first, then store this very turn first:
     # each conflict rolls back and looks again, so the third try cannot meet a new one.
     for attempt in range(3):
-        existing = _existing_message_id(session, turn)
+        existing, taken = _stored_message_id(session, turn)
         if existing is not None:
             session.rollback()
             return existing
+        placed = turn
+        if taken:
+            placed = replace(turn, turn_index=_next_turn_index(session, turn.session_id))
+            logger.warning(
+                "turn %d of session %s was taken by another turn; stored as turn %d",
+                turn.turn_index,
+                turn.session_id,
+                placed.turn_index,
+            )
         try:
-            return _commit_turn(session, turn)
+            return _commit_turn(session, placed)
         except IntegrityError:
             session.rollback()
             if attempt == 2:
@@ -203,13 +248,25 @@ def record_feedback(
     return feedback_id
 
 
-def record_escalation(*, session: Session, session_id: str, reason: str) -> int:
+def record_escalation(
+    *, session: Session, session_id: str, reason: str, at: datetime | None = None
+) -> int:
     """Record that the shopper asked for a person, marking the conversation escalated (and
-    creating it when the shopper escalated before asking anything)."""
-    at = _now()
+    creating it when the shopper escalated before asking anything). ``at`` is when they asked
+    (now by default); recording the same escalation again returns the stored id."""
+    at = at or _now()
     conversation = _conversation_for_update(session, session_id)
     if conversation is None:
         conversation = _new_conversation(session, session_id, at)
+    else:
+        stored = session.scalar(
+            select(Escalation.id).where(
+                Escalation.conversation_id == conversation.id, Escalation.created_at == at
+            )
+        )
+        if stored is not None:
+            session.rollback()
+            return stored
     escalation = Escalation(reason=mask_personal_data(reason), created_at=at)
     conversation.escalations.append(escalation)
     if not conversation.escalated:
@@ -298,6 +355,41 @@ def list_conversations(
     return summaries, total or 0
 
 
+def session_turns(*, session: Session, session_id: str) -> list[TurnRecord]:
+    """A session's stored turns in order, as stored (masked): what a session store that lost
+    the conversation is refilled from."""
+    stmt = (
+        select(Message)
+        .join(Conversation)
+        .where(Conversation.session_id == session_id)
+        .order_by(Message.turn_index)
+        .options(selectinload(Message.passages))
+    )
+    turns = [
+        TurnRecord(
+            session_id=session_id,
+            turn_index=m.turn_index,
+            question=m.question,
+            answer=m.answer,
+            answered=m.answered,
+            groundedness=m.groundedness,
+            engine=m.engine,
+            model=m.model,
+            index_version=m.index_version,
+            timings=dict(m.timings),
+            prompt_tokens=m.prompt_tokens,
+            cached_tokens=m.cached_tokens,
+            generated_tokens=m.generated_tokens,
+            passages=_passage_records(m),
+            created_at=m.created_at,
+            failure=m.failure,
+        )
+        for m in session.scalars(stmt)
+    ]
+    session.rollback()
+    return turns
+
+
 def get_conversation(*, session: Session, conversation_id: int) -> ConversationDetail | None:
     """Everything stored about one conversation, or ``None`` when there is no such id."""
     stmt = (
@@ -371,15 +463,20 @@ def _message(message: Message) -> MessageRecord:
         cached_tokens=message.cached_tokens,
         generated_tokens=message.generated_tokens,
         created_at=message.created_at,
-        passages=tuple(
-            PassageRecord(p.passage_id, p.title, p.source, p.citation, p.score, p.cited)
-            for p in message.passages
-        ),
+        passages=_passage_records(message),
         feedback=(
             FeedbackRecord(feedback.rating, feedback.comment, feedback.created_at)
             if feedback is not None
             else None
         ),
+        failure=message.failure,
+    )
+
+
+def _passage_records(message: Message) -> tuple[PassageRecord, ...]:
+    return tuple(
+        PassageRecord(p.passage_id, p.title, p.source, p.citation, p.score, p.cited)
+        for p in message.passages
     )
 
 

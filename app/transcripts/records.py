@@ -38,6 +38,7 @@ class TurnRecord:
     generated_tokens: int
     passages: tuple[PassageRecord, ...]
     created_at: datetime  # timezone-aware UTC
+    failure: str | None = None  # why the engine gave no full answer (None: it did)
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class MessageRecord:
     created_at: datetime
     passages: tuple[PassageRecord, ...]
     feedback: FeedbackRecord | None
+    failure: str | None = None
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.transcripts import queries
@@ -46,14 +47,32 @@ class SqlTranscripts:
 
         return await asyncio.to_thread(run)
 
-    async def record_escalation(self, *, session_id: str, reason: str) -> int:
+    async def record_escalation(
+        self, *, session_id: str, reason: str, at: datetime | None = None
+    ) -> int:
         def run() -> int:
             with self.sessions() as session:
                 return queries.record_escalation(
-                    session=session, session_id=session_id, reason=reason
+                    session=session, session_id=session_id, reason=reason, at=at
                 )
 
         return await asyncio.to_thread(run)
+
+    async def session_turns(self, session_id: str) -> list[TurnRecord]:
+        def run() -> list[TurnRecord]:
+            with self.sessions() as session:
+                return queries.session_turns(session=session, session_id=session_id)
+
+        return await asyncio.to_thread(run)
+
+    async def ping(self) -> None:
+        """Raise unless the database answers a trivial query."""
+
+        def run() -> None:
+            with self.engine.connect() as connection:
+                connection.execute(text("SELECT 1"))
+
+        await asyncio.to_thread(run)
 
     def close(self) -> None:
         self.engine.dispose()

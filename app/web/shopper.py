@@ -8,15 +8,23 @@ from typing import Any
 
 import gradio as gr
 
+from app.api.admission import TurnAdmission
 from app.api.chat_routes import done_payload
 from app.chat.conversations import ConversationService, Recorded
 from app.chat.service import Delta
 from app.chat.session_ids import new_session_id
-from app.errors import EngineUnavailableError, InvalidMessageError, ShopdeskError
+from app.errors import (
+    EngineUnavailableError,
+    InvalidMessageError,
+    ServerBusyError,
+    ShopdeskError,
+    TranscriptsUnavailableError,
+)
 
 logger = logging.getLogger(__name__)
 
-Provider = Callable[[], tuple[ConversationService, str, str]]  # service, secret, shop name
+# the service, the admission shared with the API, the secret, the shop's name
+Provider = Callable[[], tuple[ConversationService, TurnAdmission, str, str]]
 
 CSS = """
 .shopdesk-header h2 {margin-bottom: 0}
@@ -66,25 +74,30 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
         async def respond(
             message: str, history: list[dict[str, Any]], sid: str | None, ids: dict[int, int]
         ) -> AsyncIterator[tuple[Any, ...]]:
-            service, secret, _ = provider()
+            service, admission, secret, _ = provider()
             sid = sid or new_session_id(secret)
             history = [*history, {"role": "user", "content": message}]
             history.append({"role": "assistant", "content": ""})
             yield history, "", sid, ids, ""
             text = ""
             try:
-                async for event in service.ask(sid, message):
-                    if isinstance(event, Delta):
-                        text += event.text
-                        history[-1] = {"role": "assistant", "content": text}
-                        yield history, "", sid, ids, ""
-                    elif isinstance(event, Recorded):
-                        history[-1] = {"role": "assistant", "content": _with_sources(event)}
-                        ids = {**ids, len(history) - 1: event.message_id}
-                        yield history, "", sid, ids, ""
+                async with admission.slot():
+                    async for event in service.ask(sid, message):
+                        if isinstance(event, Delta):
+                            text += event.text
+                            history[-1] = {"role": "assistant", "content": text}
+                            yield history, "", sid, ids, ""
+                        elif isinstance(event, Recorded):
+                            history[-1] = {"role": "assistant", "content": _with_sources(event)}
+                            if event.message_id is not None:  # None: stored later, unratable
+                                ids = {**ids, len(history) - 1: event.message_id}
+                            yield history, "", sid, ids, ""
             except InvalidMessageError as exc:
                 history = history[:-2]
                 yield history, message, sid, ids, f"⚠️ {exc}"
+            except ServerBusyError as exc:  # the shopper keeps their message to send again
+                history = history[:-2]
+                yield history, message, sid, ids, f"⏳ {exc}"
             except (EngineUnavailableError, ShopdeskError):
                 logger.exception("turn failed")
                 history[-1] = {"role": "assistant", "content": BUSY}
@@ -97,15 +110,18 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
             message_id = ids.get(index)
             if sid is None or message_id is None:
                 return note, "You can rate an answer once it has finished."
-            service, _, _ = provider()
+            service, _, _, _ = provider()
             rating = 1 if data.liked else -1
-            await service.rate(sid, message_id, rating, note.strip() or None)
+            try:
+                await service.rate(sid, message_id, rating, note.strip() or None)
+            except TranscriptsUnavailableError:
+                return note, "Sorry, ratings can't be saved right now; please try again soon."
             return "", "Thanks for the feedback!"
 
         async def escalate(
             history: list[dict[str, Any]], sid: str | None
         ) -> tuple[list[dict[str, Any]], str | None]:
-            service, secret, _ = provider()
+            service, _, secret, _ = provider()
             sid = sid or new_session_id(secret)
             reason = next(
                 (m["content"] for m in reversed(history) if m["role"] == "user"), "no question yet"

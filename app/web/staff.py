@@ -25,6 +25,8 @@ from fastapi.responses import (
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.api.guards import Guards, client_address, guards_of, retry_after
+from app.chat.messages import readable_text
 from app.settings import Settings
 from app.transcripts import queries
 from app.web.staff_auth import read_session, sign_session, verify_password
@@ -130,11 +132,26 @@ async def _query(request: Request, query: Callable[..., T], **arguments: Any) ->
     return await asyncio.to_thread(run)
 
 
-def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+def _render(
+    request: Request,
+    name: str,
+    context: dict[str, Any],
+    status: int = 200,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
     settings = _settings(request)
     defaults = {"user": None, "error": None, "floor": settings.min_groundedness}
     context = {**defaults, "shop": settings.shop_name, **context}
-    return _templates.TemplateResponse(request, name, context, status_code=status, headers=_HEADERS)
+    headers = {**_HEADERS, **(headers or {})}
+    return _templates.TemplateResponse(request, name, context, status_code=status, headers=headers)
+
+
+def _readable(text: str) -> bool:
+    try:
+        readable_text(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _conversation_id(text: str) -> int | None:
@@ -158,28 +175,60 @@ async def login(
     password: Annotated[str, Form()] = "",
     next: Annotated[str, Form()] = "/staff",
 ) -> Response:
-    settings = _settings(request)
+    settings, guards = _settings(request), guards_of(request)
+    context = {"next": _safe_next(next), "name": user}
+    keys = _sign_in_keys(request, guards, user, settings)
+    wait = guards.sign_in.retry_after(*keys)
+    if wait > 0:  # refused without checking the password: no guess counts while locked
+        guards.refused("sign_in_locked")
+        logger.warning("staff sign-in locked for %r from %s", user[:60], keys[0])
+        return _locked_out(request, context, wait)
     password_ok = await asyncio.to_thread(verify_password, password, settings.staff_password_hash)
     if not (hmac.compare_digest(user.encode(), settings.staff_user.encode()) and password_ok):
-        logger.warning("staff sign-in refused for %r", user[:60])
+        guards.sign_in.fail(*keys)
+        logger.warning("staff sign-in refused for %r from %s", user[:60], keys[0])
         error = "That user name and password do not match. Please try again."
-        context = {"next": _safe_next(next), "name": user, "error": error}
-        return _render(request, "staff_login.html", context, status=401)
+        return _render(request, "staff_login.html", {**context, "error": error}, status=401)
+    guards.sign_in.clear(*keys)
     lifetime = settings.staff_session_hours * 3600
     cookie = sign_session(user, secret=settings.secret_key, expires_at=int(time.time()) + lifetime)
     response = RedirectResponse(_safe_next(next), 303)
     response.set_cookie(
         COOKIE, cookie, max_age=lifetime, path="/staff", httponly=True, samesite="strict",
-        secure=settings.mode == "production",
+        secure=_secure_cookie(settings),
     )  # fmt: skip
     logger.info("staff %s signed in", user)
     return response
 
 
+def _locked_out(request: Request, context: dict[str, Any], wait: float) -> Response:
+    """The sign-in form again, with 429, ``Retry-After`` and when to try again, in words."""
+    minutes = max(1, -(-int(wait) // 60))
+    error = (
+        "Too many failed sign-ins. For your account's safety, sign-in is paused: "
+        f"please try again in {minutes} minute{'s' if minutes > 1 else ''}."
+    )
+    headers = retry_after(wait)
+    return _render(request, "staff_login.html", {**context, "error": error}, 429, headers)
+
+
+def _sign_in_keys(request: Request, guards: Guards, user: str, settings: Settings) -> list[str]:
+    """Failures count against the client address and, for the real staff user, the user name
+    (other names can never succeed, so only their client is counted)."""
+    keys = [f"client:{client_address(request, guards.proxy_hops)}"]
+    if user == settings.staff_user:
+        keys.append(f"user:{user}")
+    return keys
+
+
+def _secure_cookie(settings: Settings) -> bool:
+    return settings.staff_cookie_secure or settings.mode == "production"
+
+
 @router.post("/logout")
 async def logout(request: Request) -> Response:
     response = RedirectResponse("/staff/login", 303)
-    secure = _settings(request).mode == "production"
+    secure = _secure_cookie(_settings(request))
     response.delete_cookie(COOKIE, path="/staff", secure=secure, httponly=True, samesite="strict")
     return response
 
@@ -223,6 +272,8 @@ async def add_note(
         error = "A note needs some text (at most 4000 characters)."
     elif len(label) > 40:
         error = "A label is at most 40 characters."
+    elif not _readable(text + label):
+        error = "The note contains characters that can't be stored (control characters)."
     if number is None or error:
         draft = {"text": text, "label": label}
         return await _conversation_page(request, conversation_id, user, error, draft)

@@ -114,3 +114,7 @@ def browser() -> Iterator[Any]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield launched
         launched.close()
+
+
+# The guarded server (small limits, Redis and PostgreSQL) of the hostile-input and load tests.
+from tests.e2e.servers import guarded_server  # noqa: E402, F401

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.chat.citations import cited, content_words, groundedness, strip_invalid_markers
+from app.chat.citations import attribute, cited, groundedness, strip_invalid_markers
 from app.chat.messages import clean_message
 from app.errors import InvalidMessageError
+from app.retrieval.terms import content_words
 from tests.unit.test_prompt import hit
 
 
@@ -48,3 +49,23 @@ def test_ordinary_messages_are_normalised_not_mangled() -> None:
         clean_message("  Cafe\u0301 opening\r\nhours? 👍 ", max_chars=100)
         == "Café opening\nhours? 👍"
     )
+
+
+def test_attribution_marks_sentences_one_passage_supports_and_leaves_inventions_bare() -> None:
+    passages = [
+        hit(1, "The footprint weighs 210 g and fits the Stormhollow 2 only."),
+        hit(2, "The Stormhollow 2 Tent has a minimum weight of 1,550 g."),
+    ]
+    answer = attribute(
+        "The Stormhollow 2 Tent weighs 1,550 g. Dragons love it! It fits well [1].", passages
+    )
+    assert answer == "The Stormhollow 2 Tent weighs 1,550 g [2]. Dragons love it! It fits well [1]."
+    assert [c.number for c in cited(answer, passages)] == [2, 1]
+    assert attribute("Anything at all.", []) == "Anything at all."
+
+
+def test_attribution_keeps_decimals_whole_and_drops_a_looping_repeat() -> None:
+    passages = [hit(1, "Fill weight 103.5 grams; the Skiddaw 2.5L weighs 265 g.")]
+    assert attribute("It has 103.5 grams of fill.", passages) == "It has 103.5 grams of fill [1]."
+    looping = "The Skiddaw 2.5L weighs 265 g [1].The Skiddaw 2.5L weighs 265 g.No."
+    assert attribute(looping, passages) == "The Skiddaw 2.5L weighs 265 g [1].No."

@@ -1,0 +1,72 @@
+"""One shape for every refusal of the JSON API, documented in the OpenAPI schema.
+
+A refusal's body is ``{"detail": ...}``: a sentence, or one entry per field that is wrong. Field
+errors never echo the input back: it may be a megabyte, personal data, or text (lone surrogates)
+that cannot even be encoded as UTF-8.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+
+class FieldProblem(BaseModel):
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class Problem(BaseModel):
+    detail: str | list[FieldProblem]
+
+
+class AsciiJSONResponse(JSONResponse):
+    """JSON with every non-ASCII character escaped, so any text at all can be sent back."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+_RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds to wait before trying again",
+        "schema": {"type": "string", "pattern": "^[0-9]+$"},
+    }
+}
+
+PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": Problem, "description": "The body is not readable JSON (bad UTF-8, too deep)"},
+    404: {"model": Problem, "description": "Unknown session: start one with POST /api/sessions"},
+    413: {"model": Problem, "description": "The request body is too large"},
+    422: {"model": Problem, "description": "Invalid input; `detail` says what to change"},
+    429: {
+        "model": Problem,
+        "description": "Too many requests from this client",
+        "headers": _RETRY_AFTER,
+    },
+    503: {
+        "model": Problem,
+        "description": "Every answering slot is taken, or the service is not ready",
+        "headers": _RETRY_AFTER,
+    },
+}
+
+
+async def validation_problem(request: Request, exc: Exception) -> JSONResponse:
+    """422 listing what is wrong with each field, without the input itself."""
+    assert isinstance(exc, RequestValidationError)
+    problems = []
+    for error in exc.errors():
+        message = str(error.get("msg", "invalid"))
+        if error.get("type") == "json_invalid":
+            reason = (error.get("ctx") or {}).get("error", "")
+            message = f"The body is not valid JSON: {reason}".rstrip(": ")
+        location = [p if isinstance(p, str | int) else str(p) for p in error.get("loc", ())]
+        problems.append({"loc": location, "msg": message, "type": str(error.get("type", ""))})
+    return AsciiJSONResponse({"detail": problems}, status_code=422)

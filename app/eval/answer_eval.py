@@ -1,0 +1,134 @@
+"""Answer-level checks: the real chat service answers every labelled question, and is scored.
+
+For each case the conversation's earlier questions are asked first (so a follow-up is answered
+with the history the service really built), then the question itself. Scores, per case:
+
+- key facts: share of the expected facts (a price, a weight, "does not fit") found in the answer,
+  compared without case, spaces or thousands separators;
+- citations: share of the passages the answer cites that belong to a document labelled as
+  answering the question (precision), and whether it cites at all;
+- groundedness: the service's own share of answer words supported by the passages;
+- refusal: an unanswerable question should be declined (nothing retrieved, or the answer says it
+  does not know); an answerable one should not be.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import statistics
+import uuid
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from app.chat.service import LOW_GROUNDEDNESS_NOTE, ChatService, Done, TurnOutcome
+from app.eval.datasets import Case
+
+_DECLINES = re.compile(
+    r"\b(?:don't|do not|doesn't|does not|didn't|did not) (?:know|have (?:any |that |this )?"
+    r"(?:information|details)|say|mention|list|include|specify)"
+    r"|\b(?:not|n't) sure\b|\b(?:couldn't|could not|can't|cannot|unable to) (?:find|answer|say)"
+    r"|\bno (?:information|details|mention)\b|\bnot (?:mentioned|listed|stated|specified)\b"
+    r"|\bmember of (?:our|the) (?:support )?team\b",
+    re.IGNORECASE,
+)
+_SQUASH = re.compile(r"[\s,\u00a0\u2009\u202f]+")
+
+
+def declines(answer: str) -> bool:
+    """True when the answer says it does not know or hands the shopper to a person."""
+    return bool(_DECLINES.search(answer))
+
+
+def facts_found(answer: str, facts: Sequence[str]) -> float:
+    """Share of ``facts`` in ``answer``, ignoring case, spaces and thousands separators."""
+    if not facts:
+        return 1.0
+    text = _squash(answer)
+    return sum(1 for fact in facts if _squash(fact) in text) / len(facts)
+
+
+def _squash(text: str) -> str:
+    return _SQUASH.sub("", text.lower().replace("’", "'"))
+
+
+async def evaluate_answers(
+    cases: Sequence[Case], chat: ChatService, *, concurrency: int = 16
+) -> dict[str, Any]:
+    """Ask every case through ``chat`` (``concurrency`` conversations at once) and score it."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(case: Case) -> dict[str, Any]:
+        async with gate:
+            session = f"eval-{uuid.uuid4().hex}"
+            for earlier in case.history:
+                await _ask(chat, session, earlier)
+            return score(case, await _ask(chat, session, case.question))
+
+    rows = await asyncio.gather(*(one(case) for case in cases))
+    return summarise(list(rows))
+
+
+async def _ask(chat: ChatService, session: str, question: str) -> TurnOutcome:
+    async for event in chat.turn(session, question):
+        if isinstance(event, Done):
+            return event.outcome
+    raise RuntimeError("the chat turn ended without an outcome")
+
+
+def score(case: Case, outcome: TurnOutcome) -> dict[str, Any]:
+    # the caution note offers a person too, but it is not the model declining
+    said = outcome.answer.replace(LOW_GROUNDEDNESS_NOTE.strip(), "")
+    declined = not outcome.answered or declines(said)
+    cited = {c.passage.passage.document_id for c in outcome.citations}
+    row: dict[str, Any] = {
+        "id": case.id,
+        "category": case.category,
+        "answerable": case.answerable,
+        "question": case.question,
+        "answer": outcome.answer,
+        "declined": declined,
+        "cites": bool(cited),
+        "groundedness": round(outcome.groundedness, 3),
+    }
+    if case.answerable:
+        row["key_facts"] = facts_found(outcome.answer, case.key_facts)
+        row["all_key_facts"] = float(row["key_facts"] == 1.0)
+        if cited:
+            row["citation_precision"] = len(cited & case.relevant) / len(cited)
+    return row
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    def means(subset: list[dict[str, Any]]) -> dict[str, Any]:
+        answerable = [r for r in subset if r["answerable"]]
+        unanswerable = [r for r in subset if not r["answerable"]]
+        result: dict[str, Any] = {"cases": len(subset)}
+        if answerable:
+            for name in ("key_facts", "all_key_facts"):
+                result[name] = _mean(r[name] for r in answerable)
+            precise = [r["citation_precision"] for r in answerable if "citation_precision" in r]
+            result["cites"] = _mean(float(r["cites"]) for r in answerable)
+            result["citation_precision"] = _mean(precise) if precise else None
+            answered = [r for r in answerable if not r["declined"]]
+            result["groundedness"] = (
+                _mean(r["groundedness"] for r in answered) if answered else None
+            )
+            result["wrongly_declined"] = _mean(float(r["declined"]) for r in answerable)
+        if unanswerable:
+            result["declined_unanswerable"] = _mean(float(r["declined"]) for r in unanswerable)
+        return result
+
+    by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_category[row["category"]].append(row)
+    return {
+        "overall": means(rows),
+        "by_category": {name: means(group) for name, group in sorted(by_category.items())},
+        "rows": rows,
+    }
+
+
+def _mean(values: Any) -> float:
+    return round(statistics.fmean(values), 3)

@@ -1,0 +1,84 @@
+"""BM25, product codes, rank fusion and follow-up rewriting, on a hand-made index."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.index import vector_index
+from app.index.passage import Passage
+from app.index.versions import IndexVersion
+from app.retrieval.lexical import LexicalIndex
+from app.retrieval.published_index import ServedIndex
+from app.retrieval.retriever import Retriever
+from app.retrieval.rewrite import query_texts
+from app.retrieval.terms import identifiers, index_terms
+
+
+def passage(n: int, title: str, text: str, *, kind: str = "product", anchor: str = "") -> Passage:
+    return Passage(
+        f"p{n}", f"d{n}", "s", title, title, "", anchor, kind, text, f"{title}\n{text}", "h", 9
+    )
+
+
+PASSAGES = [
+    passage(0, "Emberlite Canister Stove", "Fits FH-STV-9030 canisters. Weight 82 g.",
+            anchor="fh-stv-9010"),
+    passage(1, "Fernhill 230 g Gas Canister", "Net gas weight: 230 g. Burn time 60 minutes.",
+            anchor="fh-stv-9030"),
+    passage(2, "Returns", "Return boots within 30 days for a refund.", kind="policy"),
+]  # fmt: skip
+
+
+class Fixed:
+    """An index whose vectors are chosen by the test: dense search prefers passage 0."""
+
+    def __init__(self) -> None:
+        vectors = np.eye(3, 4, dtype=np.float32)
+        index = vector_index.build_index(vectors, vector_index.IndexChoice("flat"))
+        self._served = ServedIndex.serve(IndexVersion("v1", {}, PASSAGES, index), "cpu")
+
+    def current(self) -> ServedIndex:
+        return self._served
+
+
+def test_terms_keep_codes_whole_and_in_parts_and_fold_plurals() -> None:
+    assert {"fh-stv-9030", "fh", "stv", "9030"} <= set(index_terms("Is FH-STV-9030 in stock?"))
+    assert index_terms("boots batteries glass") == ["boot", "battery", "glass"]
+    assert identifiers("FH-STV-9030, CR2032, 700R, 21700 and 500 g") == {
+        "fh-stv-9030", "cr2032", "700r", "21700"
+    }  # fmt: skip
+
+
+def test_bm25_ranks_the_passage_sharing_rare_terms_first() -> None:
+    lexical = LexicalIndex(PASSAGES)
+    assert [row for row, _ in lexical.search("refund on boots", 5)] == [2]
+    assert lexical.search("unrelated words entirely", 5) == []
+    # the canister is about FH-STV-9030; the stove only mentions it
+    assert lexical.identifier_matches("FH-STV-9030 burn time?") == {1}
+
+
+def test_a_product_code_wins_over_dense_similarity_and_survives_the_floor() -> None:
+    retriever = Retriever(Fixed(), top_k=2, floor=0.5, lexical_weight=0.5)
+    query = np.array([1, 0, 0, 0], dtype=np.float32)  # dense: passage 0 (cosine 1), others 0
+    found = retriever.search([query], ["How long does FH-STV-9030 burn?"])
+    assert [h.passage.id for h in found.passages] == ["p1", "p0"]
+    assert found.exact_match
+    assert found.passages[0].score == 0.0  # its cosine, computed though dense search missed it
+    dense_only = Retriever(Fixed(), top_k=2, floor=0.5, lexical_weight=0.0)
+    assert [h.passage.id for h in dense_only.search([query], ["FH-STV-9030"]).passages] == ["p0"]
+
+
+def test_lexical_agreement_reorders_close_dense_scores() -> None:
+    retriever = Retriever(Fixed(), top_k=3, floor=-1.0, lexical_weight=1.0)
+    query = np.array([0.6, 0.0, 0.55, 0], dtype=np.float32)
+    found = retriever.search([query / np.linalg.norm(query)], ["refund for boots"])
+    assert found.passages[0].passage.id == "p2"
+
+
+def test_follow_ups_search_with_the_recent_questions_too() -> None:
+    assert query_texts("how heavy is it?", []) == ["how heavy is it?"]
+    assert query_texts("how heavy is it?", ["a", "b", "Tell me about the tent"]) == [
+        "how heavy is it?",
+        "b Tell me about the tent how heavy is it?",
+    ]
+    assert query_texts("and in blue?", ["jacket"], turns=0) == ["and in blue?"]

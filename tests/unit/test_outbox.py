@@ -1,0 +1,80 @@
+"""The transcript outbox file: what goes in comes back exactly, in order, after a restart too."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+from app.transcripts.outbox import Escalation, TranscriptOutbox, turn_from_json, turn_to_json
+from app.transcripts.records import PassageRecord, TurnRecord
+
+
+def turn(session_id: str, index: int, *, question: str = "Can I return boots?") -> TurnRecord:
+    return TurnRecord(
+        session_id=session_id,
+        turn_index=index,
+        question=question,
+        answer="Yes, within 30 days [1]. ✓",
+        answered=True,
+        groundedness=0.8123,
+        engine="vllm:SmolLM2",
+        model="/models/smollm2",
+        index_version="20261129T101010000001Z-abcd1234",
+        timings={"embed": 0.0123, "total": 1.5},
+        prompt_tokens=812,
+        cached_tokens=640,
+        generated_tokens=42,
+        passages=(
+            PassageRecord("returns.md#0", "Returns", "returns.md", "/help/returns", 0.71, True),
+            PassageRecord("boots.md#2", "Boots", "boots.md", "/p/boots", 0.52, False),
+        ),
+        created_at=datetime(2026, 11, 29, 10, 15, 30, 123456, tzinfo=UTC),
+        failure=None,
+    )
+
+
+def test_a_turn_survives_the_round_trip_exactly() -> None:
+    original = turn("s1", 3)
+    assert turn_from_json(turn_to_json(original)) == original
+    timed_out = TurnRecord(**{**vars(original), "failure": "engine_timeout", "answered": False})
+    assert turn_from_json(turn_to_json(timed_out)) == timed_out
+    # another offset is kept as the same instant
+    elsewhere = original.created_at.astimezone(timezone(timedelta(hours=5, minutes=30)))
+    shifted = TurnRecord(**{**vars(original), "created_at": elsewhere})
+    assert turn_from_json(turn_to_json(shifted)).created_at == original.created_at
+
+
+def test_entries_outlive_the_process_and_leave_only_when_removed(tmp_path: Path) -> None:
+    path = tmp_path / "outbox" / "transcripts.sqlite3"
+    first = TranscriptOutbox(path)
+    at = datetime(2026, 11, 29, 11, 0, tzinfo=UTC)
+    ids = [
+        first.put(turn("s1", 0)),
+        first.put(Escalation("s1", "call me back", at)),
+        first.put(turn("s2", 0, question="Other shopper")),
+        first.put(turn("s1", 1, question="And in blue?")),
+    ]
+    first.close()
+
+    again = TranscriptOutbox(path)  # a new process reading the same file
+    assert again.depth() == 4
+    pending = again.pending()
+    assert [p.id for p in pending] == ids
+    assert pending[0].record == turn("s1", 0)
+    assert pending[1].record == Escalation("s1", "call me back", at)
+    assert [t.question for t in again.turns_of("s1")] == ["Can I return boots?", "And in blue?"]
+    again.remove(ids[0])
+    assert again.depth() == 3 and ids[0] not in [p.id for p in again.pending()]
+    again.close()
+
+
+def test_refused_entries_go_after_fresh_ones_and_keep_why(tmp_path: Path) -> None:
+    outbox = TranscriptOutbox(tmp_path / "o.sqlite3")
+    poisoned = outbox.put(turn("s1", 0))
+    fresh = outbox.put(turn("s1", 1))
+    outbox.note_failure(poisoned, "IntegrityError('...')")
+    pending = outbox.pending()
+    assert [p.id for p in pending] == [fresh, poisoned]
+    assert pending[1].attempts == 1
+    assert outbox.pending(limit=1)[0].id == fresh
+    outbox.close()

@@ -1,0 +1,97 @@
+"""The HTTP edge on a small app of its own: the body cap and the shape of validation errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+
+import httpx
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, Field
+
+from app.api.body_limit import BodyLimit
+from app.api.problems import validation_problem
+
+LIMIT = 2048
+
+
+class Note(BaseModel):
+    text: str = Field(max_length=10)
+
+
+def _app(refused: list[str]) -> FastAPI:
+    app = FastAPI()
+    app.add_middleware(BodyLimit, max_bytes=LIMIT, on_refused=lambda: refused.append("413"))
+    app.add_exception_handler(RequestValidationError, validation_problem)
+
+    @app.post("/notes")
+    async def add(note: Note) -> dict[str, str]:
+        return {"text": note.text}
+
+    return app
+
+
+def _post(app: FastAPI, **kwargs: object) -> httpx.Response:
+    async def call() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await client.post("/notes", **kwargs)  # type: ignore[arg-type]
+
+    return asyncio.run(call())
+
+
+def test_a_declared_oversize_body_is_refused_unread() -> None:
+    refused: list[str] = []
+    response = _post(_app(refused), content=b"x" * (LIMIT + 1))
+    assert response.status_code == 413
+    assert "at most 2,048 bytes" in response.json()["detail"]
+    assert refused == ["413"]
+
+
+def test_an_oversize_body_without_a_length_is_cut_off_as_it_streams() -> None:
+    sent: list[int] = []
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for _ in range(100):
+            sent.append(1)
+            yield b"[" * 512
+
+    refused: list[str] = []
+    response = _post(_app(refused), content=chunks())
+    assert response.status_code == 413 and refused == ["413"]
+
+
+def test_a_body_under_the_cap_goes_through() -> None:
+    response = _post(_app([]), json={"text": "hello"})
+    assert response.status_code == 200 and response.json() == {"text": "hello"}
+
+
+def test_validation_errors_name_the_field_without_echoing_the_input() -> None:
+    response = _post(_app([]), json={"text": "a secret e-mail jo@example.com"})
+    assert response.status_code == 422
+    (problem,) = response.json()["detail"]
+    assert problem["loc"] == ["body", "text"] and "10 characters" in problem["msg"]
+    assert "jo@example.com" not in response.text and "input" not in problem
+
+
+def test_text_that_cannot_be_encoded_still_gets_a_422() -> None:
+    body = b'{"\\ud800": "x", "text": 5}'  # a lone surrogate as a key, and a wrong type
+    response = _post(_app([]), content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    assert response.content.isascii()
+    assert json.loads(response.content)["detail"][0]["loc"] == ["body", "text"]
+
+
+def test_malformed_json_says_why() -> None:
+    response = _post(_app([]), content=b'{"text": ', headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["msg"].startswith("The body is not valid JSON: ")
+
+
+def test_bad_utf8_and_deep_nesting_are_client_errors() -> None:
+    for body in (b'{"text": "\xff\xfe"}', b"[" * 1020 + b"]" * 1020):
+        response = _post(_app([]), content=body, headers={"content-type": "application/json"})
+        assert response.status_code in (400, 422), body[:20]
+        assert response.json()["detail"]
