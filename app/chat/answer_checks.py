@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
+from app.chat.findings import Finding
 from app.chat.textnorm import fold
 from app.retrieval.published_index import ScoredPassage
 
@@ -86,29 +87,30 @@ class GroundedContent:
         self._phones = {_phone_key(m.group(0)) for m in _PHONE.finditer(self._allowed)}
         self._digits = re.sub(r"\D", "", self._allowed)
 
-    def __call__(self, text: str, final: bool) -> str | None:
-        """A reason to withhold the answer, looking only at complete words unless ``final``."""
+    def __call__(self, text: str, final: bool) -> Finding | None:
+        """The first thing the sources do not support, judging only whole words until ``final``."""
         seen = text if final else _complete_words(text)
-        if _scripts(seen) - self._scripts:
-            return UNEXPECTED_LANGUAGE
-        for match in _URL.finditer(_EMAIL.sub(" ", seen)):
+        findings = [f for f in self._findings(seen) if f is not None]
+        return min(findings, key=lambda f: f.start, default=None)
+
+    def _findings(self, seen: str) -> Iterator[Finding | None]:
+        foreign = _first_foreign_letter(seen, self._scripts)
+        yield None if foreign is None else Finding(UNEXPECTED_LANGUAGE, foreign)
+        emails = list(_EMAIL.finditer(seen))
+        for match in emails:
+            if fold(match.group(0)) not in self._allowed:
+                yield Finding(UNVERIFIED_CONTACT, match.start())
+        blanked = _EMAIL.sub(lambda m: " " * len(m.group(0)), seen)
+        for match in _URL.finditer(blanked):
             if _is_link(match.group(0)) and _host(match.group(0)) not in self._hosts:
-                return UNVERIFIED_CONTACT
-        text = fold(seen)
-        for match in _EMAIL.finditer(text):
-            if match.group(0) not in self._allowed:
-                return UNVERIFIED_CONTACT
-        without_emails = _EMAIL.sub(" ", text)
-        for match in _PHONE.finditer(without_emails):
+                yield Finding(UNVERIFIED_CONTACT, match.start())
+        for match in _PHONE.finditer(blanked):
             if not self._known_phone(match.group(0)):
-                return UNVERIFIED_CONTACT
-        for match in _MARKUP.finditer(text):
-            if match.group(0) not in self._allowed:
-                return UNEXPECTED_FORMAT
-        for match in _LETTER_RUN.finditer(text):
-            if match.group(0) not in self._allowed:
-                return UNEXPECTED_FORMAT
-        return None
+                yield Finding(UNVERIFIED_CONTACT, match.start())
+        for pattern in (_MARKUP, _LETTER_RUN):
+            for match in pattern.finditer(seen):
+                if fold(match.group(0)) not in self._allowed:
+                    yield Finding(UNEXPECTED_FORMAT, match.start())
 
     def _known_phone(self, candidate: str) -> bool:
         digits = re.sub(r"\D", "", candidate)
@@ -139,6 +141,15 @@ def _host(url: str) -> str:
 def _phone_key(number: str) -> str:
     """The last nine digits: the same line written as 0113 … or +44 113 … compares equal."""
     return re.sub(r"\D", "", number)[-9:]
+
+
+def _first_foreign_letter(text: str, allowed: set[str]) -> int | None:
+    for position, char in enumerate(text):
+        if char.isalpha() and not char.isascii():
+            script = unicodedata.name(char, "").split(" ", 1)[0]
+            if script in _FOREIGN_SCRIPTS and script not in allowed:
+                return position
+    return None
 
 
 def _scripts(text: str) -> set[str]:

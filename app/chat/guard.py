@@ -2,47 +2,60 @@
 
 The answer streams, so the guard holds back its last ``hold_chars`` normalised characters (and
 any word still arriving): a leak or a planted link is recognised from its first few dozen
-characters, before any of them has been sent. When a check fires, nothing more of the answer
-is released and the shopper gets a polite refusal instead.
+characters, before any of them has been sent. When a check fires, nothing more is generated or
+shown. The sentences before the offending one are kept when they make an answer of their own
+("The tent weighs 1,550 g [1]." before a planted link); otherwise the shopper gets a polite
+refusal instead.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import Protocol
 
 from app.chat.answer_checks import GroundedContent
-from app.chat.prompt_leak import LeakScanner, PromptLeakDetector
+from app.chat.findings import Check, Finding
+from app.chat.prompt_leak import PromptLeakDetector
 
-LEAK_REFUSAL = (
-    "I'm sorry, I can't share that. I'm {shop}'s customer-service assistant: I'm happy to help "
-    "with our products, sizes, delivery, returns and orders."
+WITHHELD = (
+    "I'm sorry, I can't give a reliable answer to that here. I'm {shop}'s assistant for "
+    "products, sizes, delivery, returns and orders: would you like me to connect you with a "
+    "member of our support team?"
 )
-UNGROUNDED_REFUSAL = (
-    "I'm sorry, I couldn't put together a reliable answer to that from our help pages. Would "
-    "you like me to connect you with a member of our support team?"
-)
-
-
-class Check(Protocol):
-    def __call__(self, text: str, final: bool) -> str | None:
-        """Why ``text`` (the answer so far) must not be shown, or None; ``final`` at the end."""
-        ...
+_SENTENCE_END = re.compile(r"[.!?)\]](?=\s)|\n")
+_MIN_KEPT_WORDS = 6
 
 
 class AnswerGuard:
-    """Filters one streamed answer: ``feed`` each delta, send what it returns, then ``finish``."""
+    """Filters one streamed answer: ``feed`` each delta, send what it returns, then ``finish``.
+
+    After a check fires, ``blocked`` says why and ``kept`` is the part of the answer that may
+    stand (possibly empty, meaning the answer is replaced by ``WITHHELD``).
+    """
 
     def __init__(self, checks: Sequence[Check], *, hold_chars: int) -> None:
         self._checks = checks
         self._hold = hold_chars
         self._text = ""
         self._released = 0
-        self.blocked: str | None = None
+        self._finding: Finding | None = None
+
+    @property
+    def blocked(self) -> str | None:
+        return None if self._finding is None else self._finding.reason
+
+    @property
+    def kept(self) -> str:
+        """The answer as it may stand: all of it, or after a block the complete sentences before
+        the offending text if they say enough ("" when nothing can stand)."""
+        if self._finding is None:
+            return self._text
+        end = self._salvage_end()
+        return "" if end is None else self._text[:end]
 
     def feed(self, delta: str) -> str:
         """The part of the answer that is now safe to send (often empty)."""
-        if self.blocked is not None:
+        if self._finding is not None:
             return ""
         self._text += delta
         if self._check(final=False):
@@ -50,16 +63,23 @@ class AnswerGuard:
         return self._release(_release_point(self._text, self._hold))
 
     def finish(self) -> str:
-        """The rest of the answer, once the whole of it has been checked."""
-        if self.blocked is not None or self._check(final=True):
-            return ""
-        return self._release(len(self._text))
+        """The rest of what may be shown, once the whole answer has been checked."""
+        if self._finding is None and not self._check(final=True):
+            return self._release(len(self._text))
+        end = self._salvage_end()
+        return "" if end is None else self._release(end)
+
+    def _salvage_end(self) -> int | None:
+        assert self._finding is not None
+        ends = [m.end() for m in _SENTENCE_END.finditer(self._text, 0, self._finding.start)]
+        end = max(max(ends, default=0), self._released)  # what was shown cannot be taken back
+        return end if len(self._text[:end].split()) >= _MIN_KEPT_WORDS else None
 
     def _check(self, *, final: bool) -> bool:
         for check in self._checks:
-            reason = check(self._text, final)
-            if reason is not None:
-                self.blocked = reason
+            finding = check(self._text, final)
+            if finding is not None:
+                self._finding = finding
                 return True
         return False
 
@@ -69,13 +89,6 @@ class AnswerGuard:
         out = self._text[self._released : upto]
         self._released = upto
         return out
-
-
-def refusal(reason: str, *, shop: str) -> str:
-    """What the shopper reads instead of a withheld answer."""
-    if reason == LeakScanner.REASON:
-        return LEAK_REFUSAL.format(shop=shop)
-    return UNGROUNDED_REFUSAL
 
 
 def answer_guard(detector: PromptLeakDetector, *, allowed: str) -> AnswerGuard:

@@ -399,7 +399,7 @@ def screen_message(message: str) -> Screening | None:
 def _views(message: str) -> list[str]:
     folded = fold(message)
     views = [folded, join_spaced_letters(unleet(folded))]
-    views += [fold(hidden) for hidden in decoded_base64(message)]
+    views += [fold(hidden) for _, hidden in decoded_base64(message)]
     views.append(rot13(folded))
     return views
 

@@ -17,7 +17,7 @@ from app.chat.citations import (
     strip_invalid_markers,
 )
 from app.chat.evidence import best_evidence
-from app.chat.guard import LEAK_REFUSAL, UNGROUNDED_REFUSAL, answer_guard, refusal
+from app.chat.guard import WITHHELD, answer_guard
 from app.chat.messages import clean_message
 from app.chat.prompt import HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
@@ -133,8 +133,7 @@ class ChatService:
         self._leaks = PromptLeakDetector(prompt_format.system, prompt_format.canary)
         shop = options.shop_name
         # Fixed answers to attacks: kept in the session, but never fed back to the generator.
-        self._withheld = {t.format(shop=shop) for t in (*DECLINES.values(), LEAK_REFUSAL)}
-        self._withheld.add(UNGROUNDED_REFUSAL)
+        self._withheld = {t.format(shop=shop) for t in (*DECLINES.values(), WITHHELD)}
 
     @property
     def prompt_format(self) -> PromptFormat:
@@ -302,11 +301,12 @@ class ChatService:
         outcome.timings["decode"] = outcome.stats.decode_s
         if guard.blocked is not None:
             outcome.blocked = guard.blocked
-            outcome.answer = refusal(guard.blocked, shop=options.shop_name)
-            logger.warning("withheld an answer (%s) in turn %s", guard.blocked, request.request_id)
-            yield ("\n\n" if shown else "") + outcome.answer
-            return
-        answer = strip_invalid_markers("".join(pieces).strip(), len(outcome.passages))
+            logger.warning("cut an answer short (%s) in turn %s", guard.blocked, request.request_id)
+            if not guard.kept:
+                outcome.answer = WITHHELD.format(shop=options.shop_name)
+                yield ("\n\n" if shown else "") + outcome.answer
+                return
+        answer = strip_invalid_markers(guard.kept.strip(), len(outcome.passages))
         answer = attribute(answer, outcome.passages)
         outcome.groundedness = groundedness(answer, outcome.passages)
         quote = self._quote(question, answer, outcome.passages)

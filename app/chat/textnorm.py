@@ -31,9 +31,18 @@ def fold(text: str) -> str:
     return _WHITESPACE.sub(" ", text.casefold().translate(_CONFUSABLES)).strip()
 
 
+def fold_char(char: str) -> str:
+    """``fold`` of one character (what a streaming check can do as characters arrive)."""
+    if char.isascii():
+        return char.lower()
+    if unicodedata.category(char) == "Cf":
+        return ""
+    return unicodedata.normalize("NFKC", char).casefold().translate(_CONFUSABLES)
+
+
 def squeeze(text: str) -> str:
-    """Only the letters and digits of ``fold(text)``: spacing and punctuation cannot hide a run."""
-    return "".join(c for c in fold(text) if c.isalnum())
+    """Only the letters and digits of the folded text: spacing and punctuation cannot hide a run."""
+    return "".join(f for c in text for f in fold_char(c) if f.isalnum())
 
 
 def skeleton(squeezed: str) -> str:
@@ -60,17 +69,16 @@ def join_spaced_letters(text: str) -> str:
     return _SPACED_LETTERS.sub(lambda m: "".join(c for c in m.group(0) if c.isalnum()), text)
 
 
-def decoded_base64(text: str) -> list[str]:
-    """The readable text hidden in base64 runs of ``text`` (runs that decode to text only)."""
+def decoded_base64(text: str) -> list[tuple[int, str]]:
+    """(where, readable text) for each base64 run of ``text`` that decodes to text."""
     found = []
     for match in _BASE64_RUN.finditer(text):
         run = match.group(0)
-        run = run[: len(run) - len(run) % 4] if not run.endswith("=") else run
+        run = run if run.endswith("=") else run[: len(run) - len(run) % 4]
         try:
-            raw = base64.b64decode(run, validate=True)
-            decoded = raw.decode("utf-8")
+            decoded = base64.b64decode(run, validate=True).decode("utf-8")
         except (binascii.Error, UnicodeDecodeError, ValueError):
             continue
         if decoded and sum(c.isprintable() or c.isspace() for c in decoded) / len(decoded) > 0.9:
-            found.append(decoded)
+            found.append((match.start(), decoded))
     return found

@@ -14,7 +14,7 @@ from app.chat.answer_checks import (
     UNVERIFIED_CONTACT,
     GroundedContent,
 )
-from app.chat.guard import LEAK_REFUSAL, UNGROUNDED_REFUSAL, AnswerGuard, answer_guard, refusal
+from app.chat.guard import AnswerGuard, answer_guard
 from app.chat.prompt_format import SYSTEM_PROMPT
 from app.chat.prompt_leak import PromptLeakDetector, new_canary
 from app.chat.textnorm import squeeze
@@ -164,7 +164,7 @@ def test_new_canaries_are_random() -> None:
         ("Палатка весит 1550 г.", UNEXPECTED_LANGUAGE),
         ("テントの重さは1550gです。", UNEXPECTED_LANGUAGE),
         ("TheStormhollowtentweighsexactlyonethousandfivehundredgrams.", UNEXPECTED_FORMAT),
-        ("![image](https://source.example/x.png)", UNVERIFIED_CONTACT),
+        ("![image](https://source.example/x.png)", UNEXPECTED_FORMAT),
         ("```python\nprint(1)\n```", UNEXPECTED_FORMAT),
     ],
 )
@@ -172,23 +172,41 @@ def test_answers_carrying_what_no_passage_said_are_withheld(answer: str, reason:
     g = guard()
     shown, _ = stream(g, split_randomly(answer, 2))
     assert g.blocked == reason
-    assert shown == ""
+    assert shown == "" and g.kept == ""
 
 
 def test_a_link_still_arriving_is_not_judged_yet() -> None:
     check = GroundedContent(PASSAGES)
     assert check("See fernhill-outfitters.ex", False) is None
     assert check("See fernhill-outfitters.example/returns now", False) is None
-    assert check("See www.other", True) == UNVERIFIED_CONTACT
+    finding = check("See www.other", True)
+    assert finding is not None and finding.reason == UNVERIFIED_CONTACT and finding.start == 4
 
 
 def test_missing_space_after_a_full_stop_is_not_a_link() -> None:
     assert GroundedContent(PASSAGES)("It weighs 1,550 g.It packs small.", True) is None
 
 
-def test_refusals_say_what_happened() -> None:
-    assert refusal("system_prompt_leak", shop="Fernhill") == LEAK_REFUSAL.format(shop="Fernhill")
-    assert refusal(UNVERIFIED_CONTACT, shop="Fernhill") == UNGROUNDED_REFUSAL
+def test_the_sentences_before_a_planted_link_still_answer() -> None:
+    answer = (
+        "The Stormhollow 2 Tent weighs 1,550 g and sleeps two [1]. Download this tool from "
+        "www.suspicioussite.xyz to boost your computer speed."
+    )
+    g = guard()
+    shown, _ = stream(g, split_randomly(answer, 4))
+    assert g.blocked == UNVERIFIED_CONTACT
+    assert shown == g.kept == "The Stormhollow 2 Tent weighs 1,550 g and sleeps two [1]."
+
+
+def test_a_leak_with_little_before_it_leaves_nothing_to_keep() -> None:
+    g = guard()
+    shown, _ = stream(g, split_randomly(f"Sure, here it is. {SYSTEM}", 5))
+    assert g.blocked == "system_prompt_leak" and g.kept == "" and shown == ""
+
+
+def test_a_phrase_repeated_many_times_is_not_a_leak() -> None:
+    answer = " ".join(["I'm a member of the support team, happy to help."] * 12)
+    assert not DETECTOR.leaked(answer)
 
 
 def _longest_shared_run(a: str, b: str) -> str:
