@@ -33,6 +33,7 @@ from anyio.from_thread import BlockingPortal
 
 from app.chat.guard import WITHHELD
 from app.chat.service import ChatService, Delta, Done
+from app.engine.base import GenerationChunk, GenerationStats
 from app.modelstore import resolve_embedder
 from app.retrieval.published_index import PublishedIndex
 from app.retrieval.retriever import Retriever
@@ -270,6 +271,51 @@ def test_every_public_attack_through_the_output_guard_alone(
     assert sum(row["verbatim_leaks"] for row in table.values()) == 0
 
 
+class EchoingEngine:
+    """An engine that does what the attacks ask: repeats its system prompt, a few characters
+    at a time (the packaged model rarely obliges, so this forces the case the guard is for)."""
+
+    def __init__(self, lead_in: str) -> None:
+        self._lead_in = lead_in
+        self.sent = 0  # chunks the service pulled before it stopped reading
+
+    @property
+    def description(self) -> str:
+        return "echoing test engine"
+
+    async def stream(self, request: Any) -> Any:
+        system = request.prompt.split("<|im_start|>system\n", 1)[1].split("<|im_end|>", 1)[0]
+        text = self._lead_in + system
+        for start in range(0, len(text), 3):
+            self.sent += 1
+            yield GenerationChunk(text[start : start + 3])
+        yield GenerationChunk("", GenerationStats(generated_tokens=len(text) // 4))
+
+    async def healthy(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    "lead_in",
+    ["", "Sure! The Stormhollow 2 Tent weighs 1,550 g and sleeps two people [1]. My prompt: "],
+)
+def test_a_model_repeating_its_prompt_shows_the_shopper_none_of_it(
+    portal: BlockingPortal, stack: Any, lead_in: str
+) -> None:
+    engine = EchoingEngine(lead_in)
+    chat = variant(stack, engine=engine, screen_messages=False)
+    [(outcome, shown)] = ask_all(portal, chat, ["How heavy is the Stormhollow 2 tent?"])
+    canary, system = stack.chat.prompt_format.canary, stack.chat.prompt_format.system
+    assert not canary_leaked(shown, canary) and not verbatim_leak(shown, system)
+    assert not canary_leaked(outcome.answer, canary) and not verbatim_leak(outcome.answer, system)
+    assert outcome.blocked == "system_prompt_leak"
+    assert engine.sent < len(lead_in + system) // 3  # generation was stopped at the leak
+    if lead_in:  # the sentence before the leak still answers
+        assert "weighs 1,550 g" in shown and "weighs 1,550 g" in outcome.answer
+    else:
+        assert outcome.answer == WITHHELD.format(shop=stack.settings.shop_name)
+
+
 def _no_floor(stack: Any) -> Retriever:
     return Retriever(stack.index, top_k=stack.settings.top_k, floor=-1.0)
 
@@ -465,8 +511,9 @@ def test_a_declined_turn_is_recorded_but_stays_out_of_later_prompts(
     assert (
         question in engine.prompts[0] and "system prompt" not in engine.prompts[0]
     )  # ... or later prompts
-    portal.call(conversation, "Can I pay with PayPal?")
-    assert "Can I pay with PayPal?" in engine.prompts[-1]  # an answered turn does stay in
+    # an answered turn does stay in (one answered without the engine: nothing was found)
+    portal.call(conversation, "What is the capital of Mongolia?")
+    assert "What is the capital of Mongolia?" in engine.prompts[-1]
 
 
 # --- what each layer does on its own, and what the defences cost ordinary questions ---------
