@@ -174,9 +174,13 @@ def through(url: str, port: int) -> str:
 
 
 def engine_core_pids() -> set[int]:
-    """This process's vLLM EngineCore children (their title is ``VLLM::EngineCore``)."""
+    """This process's own vLLM EngineCore children (their title is ``VLLM::EngineCore``).
+
+    Direct children only: a server the tests started as a subprocess (the e2e tier's) has an
+    EngineCore of its own, one level further down, which is not ours to stop.
+    """
     found = set()
-    for child in psutil.Process().children(recursive=True):
+    for child in psutil.Process().children(recursive=False):
         try:
             if "EngineCore" in " ".join(child.cmdline()):
                 found.add(child.pid)
