@@ -18,9 +18,9 @@ from app.chat.findings import Check, Finding
 from app.chat.prompt_leak import PromptLeakDetector
 
 WITHHELD = (
-    "I'm sorry, I can't give a reliable answer to that here. I'm {shop}'s assistant for "
-    "products, sizes, delivery, returns and orders: would you like me to connect you with a "
-    "member of our support team?"
+    "I'm sorry, I can't give a reliable answer to that here. I can help with {shop} products, "
+    "sizes, delivery, returns and orders: would you like me to connect you with a member of "
+    "our support team?"
 )
 _SENTENCE_END = re.compile(r"[.!?)\]](?=\s)|\n")
 _MIN_KEPT_WORDS = 6

@@ -33,13 +33,13 @@ Reason = Literal["prompt_extraction", "instruction_override", "other_customer_da
 
 DECLINES: dict[Reason, str] = {
     "prompt_extraction": (
-        "I can't share how I'm set up, but I'm happy to help with {shop}'s products, sizes, "
+        "I can't share how I'm set up, but I'm happy to help with {shop} products, sizes, "
         "delivery, returns and orders. What would you like to know?"
     ),
     "instruction_override": (
-        "I can only help as {shop}'s customer-service assistant, so I can't take on another "
-        "role or change how I work. Is there anything about our products, delivery, returns "
-        "or orders I can help with?"
+        "I can only help as the customer-service assistant of {shop}, so I can't take on "
+        "another role or change how I work. Is there anything about our products, delivery, "
+        "returns or orders I can help with?"
     ),
     "other_customer_data": (
         "I can't look up or share anyone's orders, addresses or account details: I don't have "
