@@ -18,12 +18,12 @@ import asyncio
 import re
 import statistics
 import uuid
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
 from app.chat.service import LOW_GROUNDEDNESS_NOTE, ChatService, Done, TurnOutcome
 from app.eval.datasets import Case
+from app.eval.metrics import overall_and_by_category
 
 _DECLINES = re.compile(
     r"\b(?:don't|do not|doesn't|does not|didn't|did not) (?:know|have (?:any |that |this )?"
@@ -120,14 +120,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             result["declined_unanswerable"] = _mean(float(r["declined"]) for r in unanswerable)
         return result
 
-    by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        by_category[row["category"]].append(row)
-    return {
-        "overall": means(rows),
-        "by_category": {name: means(group) for name, group in sorted(by_category.items())},
-        "rows": rows,
-    }
+    return overall_and_by_category(rows, means)
 
 
 def _mean(values: Any) -> float:

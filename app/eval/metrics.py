@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import Any
 
 
 def recall_at(ranked: Sequence[str], relevant: set[str], k: int) -> float:
@@ -33,3 +35,18 @@ def ndcg_at(ranked: Sequence[str], relevant: set[str], k: int) -> float:
 
 def unique_in_order(items: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(items))
+
+
+Row = dict[str, Any]
+
+
+def overall_and_by_category(rows: list[Row], means: Callable[[list[Row]], Row]) -> Row:
+    """``means`` of all rows and of each category's rows, with the rows themselves."""
+    by_category: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        by_category[row["category"]].append(row)
+    return {
+        "overall": means(rows),
+        "by_category": {name: means(group) for name, group in sorted(by_category.items())},
+        "rows": rows,
+    }

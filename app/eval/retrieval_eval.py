@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import statistics
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +12,14 @@ import numpy as np
 
 from app.embedding.embedder import Embedder
 from app.eval.datasets import Case
-from app.eval.metrics import hit_at, ndcg_at, recall_at, reciprocal_rank, unique_in_order
+from app.eval.metrics import (
+    hit_at,
+    ndcg_at,
+    overall_and_by_category,
+    recall_at,
+    reciprocal_rank,
+    unique_in_order,
+)
 from app.index import vector_index
 from app.index.passage import Passage
 from app.index.versions import IndexVersion
@@ -169,11 +175,4 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             )
         return result
 
-    by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        by_category[row["category"]].append(row)
-    return {
-        "overall": means(rows),
-        "by_category": {name: means(group) for name, group in sorted(by_category.items())},
-        "rows": rows,
-    }
+    return overall_and_by_category(rows, means)
