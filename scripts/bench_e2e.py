@@ -10,7 +10,10 @@ questions) over the same HTTP/SSE chat API, one system at a time, at each concur
 
 Per level: turns/s, tokens/s, p50/p95/p99 latency, time to first token, errors, the stage
 breakdown from each server's own timings and peak resident memory; ratios shopdesk ÷ baseline.
-Before the levels, one shopper walks one whole conversation: prefill by turn number.
+Level 1 is one shopper walking one whole conversation (also the prefill-by-turn figures).
+Every system gets the same plan per level: the same conversations, the same window in which turns
+may start, and the same hard stop for turns still running (longer as the level grows), so a
+system whose turns all end before the stop is compared with exact figures, not lower bounds.
 Writes results.json, report.md and three PNG plots; installs the `bench` extra when missing.
 Only loopback addresses are used; every level is bounded in turns and seconds.
 
@@ -47,7 +50,7 @@ from scripts.loadbench.conversations import draw_conversations, load_threads  # 
 from scripts.loadbench.load import LevelPlan, run_level  # noqa: E402
 from scripts.loadbench.systems import SYSTEMS, RunningSystem  # noqa: E402
 
-SETTLE_S = 3.0  # between levels: cut requests are aborted, queues drain
+SETTLE_S = 2.0  # between levels: cut requests are aborted, queues drain
 DOC = REPO / "docs" / "PERFORMANCE.md"
 RESULTS_START, RESULTS_END = "<!-- e2e-results:start -->", "<!-- e2e-results:end -->"
 
@@ -59,20 +62,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--seconds",
         type=float,
-        default=30.0,
-        help="shopdesk: no turn starts after this many seconds of a level",
-    )
-    parser.add_argument(
-        "--baseline-seconds",
-        type=float,
-        default=20.0,
-        help="the same for the two baselines (they are slow)",
+        default=12.0,
+        help="no turn starts after this many seconds of a level (the same for every system)",
     )
     parser.add_argument(
         "--drain-seconds",
         type=float,
-        default=20.0,
-        help="turns still running this long after the window are cut",
+        default=25.0,
+        help="turns still running this long after the window are cut ...",
+    )
+    parser.add_argument(
+        "--drain-per-shopper",
+        type=float,
+        default=0.8,
+        help="... or this many seconds per shopper of the level, whichever is longer",
     )
     parser.add_argument(
         "--max-turns", type=int, default=400, help="turns started per level, at most"
@@ -81,8 +84,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--walk-seconds",
         type=float,
-        default=60.0,
-        help="one shopper's whole conversation (prefill by turn): no turn starts after this",
+        default=90.0,
+        help="level 1, one shopper's whole conversation: no turn starts after this",
     )
     parser.add_argument(
         "--max-num-seqs",
@@ -149,29 +152,42 @@ def starter(
     )
 
 
+def drain(args: argparse.Namespace, level: int) -> float:
+    """How long a level's turns may still run after its window: longer as shoppers queue."""
+    return max(args.drain_seconds, level * args.drain_per_shopper)
+
+
 def run_system(
     running: RunningSystem, args: argparse.Namespace, threads: list[tuple[str, ...]]
 ) -> dict[str, Any]:
+    """Warm up, then every level; level 1 is one shopper's whole conversation (prefill by turn).
+
+    Every system gets the same plan per level (window, drain, conversations), so where a
+    baseline's turns are cut at the stop and shopdesk's are not, the comparison is decided.
+    """
     from scripts.loadbench.memory import PeakMemory
     from scripts.loadbench.summary import per_turn, summarise_level
 
-    seconds = args.seconds if running.name == "shopdesk" else args.baseline_seconds
     warm = asyncio.run(run_level(running.url, LevelPlan(1, 1, 120, 0), _pool(threads, 1, 0)))
     if any(t.error for t in warm.turns):
         raise RuntimeError(f"{running.name}: the warm-up turn failed: {warm.turns[0].error}")
-    # One shopper, one whole conversation, the same for every system: prefill by turn number.
     length = args.turns_per_conversation
-    walk_plan = LevelPlan(1, length, args.walk_seconds, args.drain_seconds)
-    walk = asyncio.run(run_level(running.url, walk_plan, _pool(threads, length, args.seed)))
-    answered = [t for t in walk.turns if t.finished and t.error is None]
-    print(f"  {running.name:<9} one conversation: {len(answered)} of {length} turns answered")
     levels: dict[str, Any] = {}
     turns: dict[str, Any] = {}
-    for level in args.levels:
-        plan = LevelPlan(level, args.max_turns, seconds, args.drain_seconds)
-        pool = _pool(threads, args.turns_per_conversation, args.seed + level)  # same per system
+    walk: list[Any] = []
+    for level in sorted({1, *args.levels}):
+        if level == 1:  # the same conversation for every system, nothing else running
+            plan = LevelPlan(1, length, args.walk_seconds, drain(args, 1))
+            pool = _pool(threads, length, args.seed)
+        else:
+            plan = LevelPlan(level, args.max_turns, args.seconds, drain(args, level))
+            pool = _pool(threads, length, args.seed + level)  # the same for every system
         with PeakMemory(running.pids) as memory:
             run = asyncio.run(run_level(running.url, plan, pool))
+        if level == 1:
+            walk = [t for t in run.turns if t.finished and t.error is None]
+            if 1 not in args.levels:
+                continue
         summary = summarise_level(run, peak_rss_bytes=memory.peak)
         levels[str(level)] = summary
         turns[str(level)] = [dataclasses.asdict(t) for t in run.turns]
@@ -179,7 +195,7 @@ def run_system(
             f"  {running.name:<9} {level:>3} shoppers: {summary['turns_answered']:>4} turns, "
             f"{summary['turns_per_s']:.2f} turns/s, p95 {summary['latency_s']['p95']} s, "
             f"{summary['errors']} errors, {summary['turns_unfinished']} cut, "
-            f"peak {summary['peak_rss_gib']} GiB",
+            f"peak {summary['peak_rss_gib']} GiB, {run.wall_s:.0f} s",
             flush=True,
         )
         time.sleep(SETTLE_S)
@@ -187,8 +203,8 @@ def run_system(
         "description": running.description,
         "started_in_s": round(running.started_in_s, 1),
         "levels": levels,
-        "conversation": per_turn(answered),
-        "turns": {"conversation": [dataclasses.asdict(t) for t in walk.turns], **turns},
+        "conversation": per_turn(walk),
+        "turns": turns,
     }
 
 
@@ -251,7 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     with tempfile.TemporaryDirectory(prefix="shopdesk-bench-") as scratch:
         print(f"indexing the bundled knowledge base: {build_index(Path(scratch))}", flush=True)
-        patience = max(args.seconds, args.baseline_seconds) + args.drain_seconds + 60
+        longest = max(args.walk_seconds, args.seconds) + drain(args, max(args.levels))
+        patience = longest + 60
         env = systems.base_env(
             Path(scratch),
             max_num_seqs=args.max_num_seqs,

@@ -46,6 +46,7 @@ class TurnResult:
     finished: bool = True
     error: str | None = None
     generated_tokens: int = 0
+    streamed_chars: int = 0  # answer text received: how much of its answer a cut turn had got
     prompt_tokens: int = 0
     cached_tokens: int = 0
     timings: dict[str, float] = field(default_factory=dict)
@@ -73,9 +74,13 @@ async def new_session(client: httpx.AsyncClient, url: str) -> str:
 
 
 async def ask(
-    client: httpx.AsyncClient, url: str, session: str, message: str
+    client: httpx.AsyncClient, url: str, session: str, message: str, turn: TurnResult
 ) -> tuple[float | None, dict[str, Any]]:
-    """Send one message; return the time to the first text and the `done` event's payload."""
+    """Send one message; return the time to the first text and the `done` event's payload.
+
+    Counts the streamed text into ``turn.streamed_chars`` as it arrives, so a turn cut at the
+    level's stop still shows how much of its answer it had received.
+    """
     started = time.perf_counter()
     first: float | None = None
     async with client.stream(
@@ -90,8 +95,10 @@ async def ask(
                 event = line.removeprefix("event:").strip()
             elif line.startswith("data:"):
                 data = json.loads(line.removeprefix("data:").strip())
-                if event == "delta" and first is None and data.get("text"):
-                    first = time.perf_counter() - started
+                if event == "delta" and data.get("text"):
+                    turn.streamed_chars += len(data["text"])
+                    if first is None:
+                        first = time.perf_counter() - started
                 elif event == "done":
                     return first, data
                 elif event == "error":
@@ -132,7 +139,7 @@ class _Level:
             self.results.append(turn)
             try:
                 session = session or await new_session(self.client, self.url)
-                turn.ttft_s, done = await ask(self.client, self.url, session, message)
+                turn.ttft_s, done = await ask(self.client, self.url, session, message, turn)
                 _fill(turn, done)
                 if done.get("failure"):  # the service apologised instead of answering
                     raise TurnFailed(f"answer failed: {done['failure']}")

@@ -93,10 +93,12 @@ def prefill_table(results: dict[str, Any]) -> list[str]:
     return lines
 
 
+VERDICTS = {True: "met", False: "**not met**", None: "**undecided** (both cut at the stop)"}
+
+
 def target_lines(results: dict[str, Any]) -> list[str]:
     return [
-        f"- {'met' if check['met'] else '**not met**'}: {check['target']} "
-        f"(measured {_num(check['measured'])})"
+        f"- {VERDICTS[check['met']]}: {check['target']} (measured {_num(check['measured'])})"
         for check in results["targets"]
     ]
 
@@ -126,7 +128,9 @@ def markdown(results: dict[str, Any]) -> str:
         *throughput_table(results),
         "",
         "A latency marked ≥ includes turns cut at the level's hard stop, counted at the time "
-        "they had run: the true figure is at least that.",
+        "they had run: the true figure is at least that. Tokens/s counts what cut turns had "
+        "streamed by the stop as well as the answered turns' tokens. Level 1 is one shopper's "
+        "whole conversation.",
         "",
         "## Ratios (shopdesk ÷ baseline)",
         "",

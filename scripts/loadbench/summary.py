@@ -44,7 +44,7 @@ def summarise_level(run: LevelRun, *, peak_rss_bytes: int) -> dict[str, Any]:
     answered = [t for t in run.turns if t.finished and t.error is None]
     cut = [t for t in run.turns if not t.finished]
     errors = [t for t in run.turns if t.error is not None]
-    generated = sum(t.generated_tokens for t in answered)
+    generated = tokens_done(answered, cut)
     stages = {s: _mean_of(answered, s) for s in STAGES}
     wall = max(run.wall_s, 1e-9)
     return {
@@ -68,13 +68,41 @@ def summarise_level(run: LevelRun, *, peak_rss_bytes: int) -> dict[str, Any]:
     }
 
 
+def tokens_done(answered: Sequence[TurnResult], cut: Sequence[TurnResult]) -> int:
+    """Tokens generated within the level: the answers' own counts and what the cut turns had
+    streamed by the stop, so a system is not flattered by finishing only its short answers.
+
+    Servers stream text, not tokens (and some in pieces of several tokens): a cut turn's tokens
+    are its streamed characters at the characters per token of the level's answered turns.
+    """
+    counted = [t for t in answered if t.generated_tokens and t.streamed_chars]
+    chars_per_token = (
+        sum(t.streamed_chars for t in counted) / sum(t.generated_tokens for t in counted)
+        if counted
+        else 4.0
+    )
+    partial = sum(t.streamed_chars for t in cut) / chars_per_token
+    return sum(t.generated_tokens for t in answered) + round(partial)
+
+
+def stages_of(turn: TurnResult) -> dict[str, float]:
+    """The server's stage times of one turn; where the engine's own split is missing (an answer
+    the output guard cut short stops the stream before its statistics), the app's clock gives
+    prefill (to the first text) and decode (the rest of the generation)."""
+    stages = {s: turn.timings.get(s, 0.0) for s in SERVER_STAGES}
+    first, whole = turn.timings.get("first_token"), turn.timings.get("generate")
+    if first is not None and whole is not None and not stages["prefill"] + stages["decode"]:
+        stages["prefill"], stages["decode"] = first, max(0.0, whole - first)
+    return stages
+
+
 def _mean_of(turns: Sequence[TurnResult], stage: str) -> float | None:
     if not turns:
         return None
     if stage == "other":
-        rest = [t.latency_s - sum(t.timings.get(s, 0.0) for s in SERVER_STAGES) for t in turns]
+        rest = [t.latency_s - sum(stages_of(t).values()) for t in turns]
         return _round(fmean(max(0.0, r) for r in rest))
-    return _round(fmean(t.timings.get(stage, 0.0) for t in turns))
+    return _round(fmean(stages_of(t)[stage] for t in turns))
 
 
 def bottleneck(stages: dict[str, float | None]) -> str | None:
@@ -116,7 +144,7 @@ def summarise_again(system: dict[str, Any]) -> None:
     """Recompute a system's figures in place from the turns its run recorded (same run, new
     reading: after a change to how figures are computed)."""
     recorded = system["turns"]
-    walk = [TurnResult(**t) for t in recorded["conversation"]]
+    walk = [TurnResult(**t) for t in recorded.get("conversation", recorded.get("1", []))]
     system["conversation"] = per_turn([t for t in walk if t.finished and t.error is None])
     for level, old in system["levels"].items():
         run = LevelRun(LevelPlan(old["concurrency"], 0, 0, 0), old["wall_s"],
@@ -141,6 +169,20 @@ def ratios(mine: dict[str, Any], theirs: dict[str, Any]) -> dict[str, float | No
     }
 
 
+def p95_below(mine: dict[str, Any], theirs: dict[str, Any]) -> bool | None:
+    """Whether ``mine`` has the lower p95 latency; None when the cut turns leave it open.
+
+    A level's p95 that includes turns cut at the stop is only a lower bound: shopdesk's exact
+    p95 under a baseline's lower bound is lower, but two lower bounds decide nothing.
+    """
+    a, b = mine["latency_s"]["p95"], theirs["latency_s"]["p95"]
+    if a is None or b is None:
+        return None
+    if not mine["latency_lower_bound"]:
+        return a < b if not theirs["latency_lower_bound"] else (a < b or None)
+    return False if not theirs["latency_lower_bound"] and b <= a else None
+
+
 def check_targets(levels: dict[str, dict[int, dict[str, Any]]]) -> list[dict[str, Any]]:
     """The issue's targets, each with what was measured and whether it was met."""
     mine = levels.get("shopdesk", {})
@@ -157,12 +199,11 @@ def check_targets(levels: dict[str, dict[int, dict[str, Any]]]) -> list[dict[str
                 }
             )
         for level in sorted(c for c in mine if c >= 4 and c in theirs):
-            ratio = ratios(mine[level], theirs[level])["p95_latency"]
             checks.append(
                 {
                     "target": f"p95 latency at {level} shoppers below {baseline}'s",
-                    "measured": ratio,
-                    "met": ratio is not None and ratio < 1,
+                    "measured": ratios(mine[level], theirs[level])["p95_latency"],
+                    "met": p95_below(mine[level], theirs[level]),
                 }
             )
     for system, by_level in levels.items():

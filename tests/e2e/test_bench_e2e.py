@@ -23,7 +23,7 @@ def test_one_command_compares_the_three_systems(tmp_path: Path) -> None:
     out = tmp_path / "e2e"
     command = [
         sys.executable, "scripts/bench_e2e.py", "--levels", "1,2", "--seconds", "8",
-        "--baseline-seconds", "8", "--drain-seconds", "60", "--turns-per-conversation", "2",
+        "--drain-seconds", "60", "--turns-per-conversation", "2", "--walk-seconds", "60",
         "--out-dir", str(out),
     ]  # fmt: skip
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
@@ -44,3 +44,5 @@ def test_one_command_compares_the_three_systems(tmp_path: Path) -> None:
     for name in ("report.md", "e2e-latency.png", "e2e-throughput.png", "e2e-prefill-by-turn.png"):
         assert (out / name).stat().st_size > 0
     assert "## Ratios (shopdesk ÷ baseline)" in (out / "report.md").read_text()
+    for rows in results["prefill_by_turn"].values():  # level 1 is the whole conversation
+        assert [row["turn"] for row in rows] == [1, 2]

@@ -72,6 +72,7 @@ def test_a_level_counts_answers_errors_and_cut_turns_apart() -> None:
             2.0,
             ttft_s=0.8,
             generated_tokens=50,
+            streamed_chars=150,
             prompt_tokens=800,
             cached_tokens=100,
             timings=timings,
@@ -81,18 +82,21 @@ def test_a_level_counts_answers_errors_and_cut_turns_apart() -> None:
             4.0,
             ttft_s=1.2,
             generated_tokens=30,
+            streamed_chars=90,
             prompt_tokens=1000,
             cached_tokens=700,
             timings=timings,
         ),
         _turn(1, 0.1, error="TurnFailed: HTTP 503: busy"),
-        _turn(3, 9.0, finished=False),
+        _turn(3, 9.0, finished=False, streamed_chars=60),
     ]
     level = summarise_level(LevelRun(LevelPlan(4, 10, 5, 5), 10.0, turns), peak_rss_bytes=3 * 2**30)
     assert (level["turns_started"], level["turns_answered"]) == (4, 2)
     assert (level["errors"], level["turns_unfinished"]) == (1, 1)
     assert level["error_examples"] == ["TurnFailed: HTTP 503: busy"]
-    assert level["turns_per_s"] == 0.2 and level["tokens_per_s"] == 8.0
+    # the cut turn's 60 streamed characters, at the answers' 3 characters a token, are 20
+    # tokens of work done within the level; the error's are not
+    assert level["turns_per_s"] == 0.2 and level["tokens_per_s"] == 10.0
     assert level["latency_lower_bound"] is True  # the cut turn's 9 s is in the percentiles
     assert level["latency_s"]["p99"] == pytest.approx(8.9, abs=0.01)
     assert level["ttft_s"]["p50"] == 1.0
@@ -104,12 +108,21 @@ def test_a_level_counts_answers_errors_and_cut_turns_apart() -> None:
     assert [(r["turn"], r["prefilled_tokens"]) for r in level["per_turn"]] == [(1, 700), (2, 300)]
 
 
-def _level(turns_per_s: float, p95: float, errors: int = 0) -> dict[str, Any]:
+def test_a_turn_without_the_engines_split_is_timed_by_the_apps_clock() -> None:
+    cut_short = _turn(1, 4.0, timings={"embed": 0.1, "first_token": 1.0, "generate": 3.5})
+    level = summarise_level(LevelRun(LevelPlan(1, 1, 5, 5), 4.0, [cut_short]), peak_rss_bytes=0)
+    stages = level["stages_mean_s"]
+    assert (stages["prefill"], stages["decode"]) == (1.0, 2.5)
+    assert stages["other"] == pytest.approx(0.4)
+
+
+def _level(turns_per_s: float, p95: float, errors: int = 0, cut: bool = False) -> dict[str, Any]:
     spread = {"p50": p95 / 2, "p95": p95, "p99": p95}
     return {
         "turns_per_s": turns_per_s,
         "tokens_per_s": turns_per_s * 50,
         "latency_s": spread,
+        "latency_lower_bound": cut,
         "ttft_s": spread,
         "errors": errors,
     }
@@ -133,6 +146,28 @@ def test_targets_report_each_comparison_and_errors() -> None:
     assert checks["p95 latency at 4 shoppers below llamacpp's"] is False
     assert checks["p95 latency at 16 shoppers below naive's"] is True
     assert checks["no errors (llamacpp)"] is False and checks["no errors (shopdesk)"] is True
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "verdict"),
+    [
+        ((50.0, False), (40.0, True), None),  # their true p95 may be above 50 or not
+        ((30.0, False), (40.0, True), True),  # exact 30 under a bound of at least 40
+        ((40.0, True), (40.0, True), None),  # both cut at the same stop: nothing decided
+        ((40.0, True), (30.0, False), False),  # at least 40 against exactly 30
+        ((20.0, True), (30.0, False), None),
+        ((20.0, False), (30.0, False), True),
+    ],
+)
+def test_a_p95_cut_at_the_stop_decides_only_what_it_bounds(
+    mine: tuple[float, bool], theirs: tuple[float, bool], verdict: bool | None
+) -> None:
+    levels = {
+        "shopdesk": {64: _level(1.0, mine[0], cut=mine[1])},
+        "naive": {64: _level(0.1, theirs[0], cut=theirs[1])},
+    }
+    checks = {c["target"]: c["met"] for c in check_targets(levels)}
+    assert checks["p95 latency at 64 shoppers below naive's"] is verdict
 
 
 def test_the_report_names_each_system_level_and_marks_lower_bounds() -> None:
