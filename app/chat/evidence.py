@@ -3,8 +3,9 @@
 A small model may paraphrase a weight onto the wrong product; the quoted line cannot. Passages
 are split into lines (product records are "Field: value" lines, pages into sentences), and the
 line sharing the most question words is chosen, words compared by their first five letters
-("weigh" finds "weight") and the product's own name left out (every line of its record would
-match it). Nothing is quoted when no line shares a word.
+("weigh" finds "weight"), the few ways shoppers ask for a record's field by another name mapped to
+it ("cost" finds "Price", "heavy" finds "Weight"), and the product's own name left out (every line
+of its record would match it). Nothing is quoted when no line shares a word.
 """
 
 from __future__ import annotations
@@ -20,6 +21,19 @@ _LINE = re.compile(r"[^\n]+")
 _SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+(?=\s|$)|$)")
 STEM = 5
 MAX_QUOTE_CHARS = 300
+# A shopper's word for a product record's field (their stems): asked "how much does it cost?",
+# the record's "Price (GBP): 39" line answers.
+FIELD_NAMES = {
+    "cost": "price",
+    "costs": "price",
+    "cheap": "price",
+    "heavy": "weigh",
+    "color": "colou",
+    "colors": "colou",
+    "made": "mater",
+    "wash": "care",
+    "clean": "care",
+}
 
 
 @dataclass(frozen=True)
@@ -36,6 +50,7 @@ def best_evidence(question: str, passages: Sequence[ScoredPassage]) -> Evidence 
     of a product listed beside it); earlier passages win ties.
     """
     asked = _stems(question)
+    asked |= {FIELD_NAMES[word] for word in content_words(question) if word in FIELD_NAMES}
     best: tuple[float, Evidence] | None = None
     for number, hit in enumerate(passages, start=1):
         named = _stems(f"{hit.passage.title} {hit.passage.section}")

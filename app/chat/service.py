@@ -35,7 +35,7 @@ from app.sessions.turn_vectors import TurnVectorCache
 logger = logging.getLogger(__name__)
 
 NOTHING_FOUND = (
-    "I'm sorry, I couldn't find anything about that in {shop}'s help pages, so I'd rather not "
+    "I'm sorry, I couldn't find anything about that in the {shop} help pages, so I'd rather not "
     "guess. Would you like me to put you in touch with a member of our support team?"
 )
 ENGINE_FAILED = (

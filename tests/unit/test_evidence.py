@@ -29,6 +29,23 @@ def test_the_named_products_field_is_quoted_even_below_a_neighbour() -> None:
     assert evidence.text == "Minimum weight: 1,550 g (flysheet, inner and poles)"
 
 
+HEADLAMP = hit(
+    "Beacon 400 Headlamp",
+    "SKU: FH-ELC-9701\nPrice (GBP): 39\nColours: Black, Orange\n"
+    "Materials: Polycarbonate housing; polyester and elastic headband.",
+)
+
+
+def test_a_shoppers_word_for_a_field_finds_that_field() -> None:
+    for question, line in [
+        ("How much does the Beacon 400 headlamp cost?", "Price (GBP): 39"),
+        ("What colors does the Beacon 400 come in?", "Colours: Black, Orange"),
+        ("What is the Beacon 400 made of?", "Materials: Polycarbonate housing"),
+    ]:
+        evidence = best_evidence(question, [HEADLAMP])
+        assert evidence is not None and evidence.text == line, question
+
+
 def test_nothing_is_quoted_when_no_line_shares_a_word() -> None:
     assert best_evidence("Do you sell kayaks?", [FOOTPRINT, TENT]) is None
     assert best_evidence("anything", []) is None
