@@ -84,27 +84,35 @@ def retry_after(seconds: float) -> dict[str, str]:
 async def limit_requests(request: Request) -> None:
     """Route dependency: 429 once a client exceeds its share of ``/api`` requests."""
     guards = guards_of(request)
-    wait = guards.requests.take(client_address(request, guards.proxy_hops))
-    if wait > 0:
-        guards.refused("client_request_rate")
-        raise HTTPException(
-            429,
-            detail="Too many requests from your address; please slow down and try again shortly.",
-            headers=retry_after(wait),
-        )
+    _within_rate(
+        request,
+        guards,
+        guards.requests,
+        "client_request_rate",
+        "Too many requests from your address; please slow down and try again shortly.",
+    )
 
 
 def limit_turns(request: Request) -> None:
     """429 once a client starts chat turns faster than its rate."""
     guards = guards_of(request)
-    wait = guards.turns.take(client_address(request, guards.proxy_hops))
+    _within_rate(
+        request,
+        guards,
+        guards.turns,
+        "client_turn_rate",
+        "You are sending messages very quickly; please wait a moment and try again.",
+    )
+
+
+def _within_rate(
+    request: Request, guards: Guards, buckets: TokenBuckets, reason: str, detail: str
+) -> None:
+    """Take one from the client's bucket; 429 with ``detail`` when it is empty."""
+    wait = buckets.take(client_address(request, guards.proxy_hops))
     if wait > 0:
-        guards.refused("client_turn_rate")
-        raise HTTPException(
-            429,
-            detail="You are sending messages very quickly; please wait a moment and try again.",
-            headers=retry_after(wait),
-        )
+        guards.refused(reason)
+        raise HTTPException(429, detail=detail, headers=retry_after(wait))
 
 
 def busy(exc: ServerBusyError) -> HTTPException:

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +13,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import KNOWLEDGE, REPO
+from scripts.loadbench.systems import free_port, process, wait_ready
+from tests.conftest import KNOWLEDGE
+
+SERVER_START_S = 300.0
 
 
 @dataclass
@@ -27,12 +27,6 @@ class LiveServer:
     log: Path
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> Iterator[LiveServer]:
     """Starts with no index (not ready), then the ingestion job publishes one (ready)."""
@@ -40,7 +34,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> Iter
     from ingest.pipeline import run_ingest
 
     data_dir = tmp_path_factory.mktemp("live-data")
-    port = _free_port()
+    port = free_port()
     log = data_dir / "server.log"
     env = {
         **os.environ,
@@ -50,41 +44,16 @@ def live_server(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> Iter
         "SHOPDESK_EMBED_DEVICE": "cpu",
         "VLLM_LOGGING_LEVEL": "WARNING",
     }
-    with log.open("w") as sink:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", "--port", str(port)],
-            cwd=REPO, env=env, stdout=sink, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait(server, f"{url}/healthz", log)
+    command = [sys.executable, "-m", "app", "serve", "--port", str(port)]
+    with process(command, env=env, log=log) as server:
+        url = f"http://127.0.0.1:{port}"
+        wait_ready(server, f"{url}/healthz", log, timeout_s=SERVER_START_S)
         first = httpx.get(f"{url}/readyz", timeout=10)
         run_ingest(
             Settings(knowledge_dir=KNOWLEDGE, data_dir=data_dir, embed_device="cpu"), embedder
         )
-        _wait(server, f"{url}/readyz", log)
+        wait_ready(server, f"{url}/readyz", log, timeout_s=SERVER_START_S)
         yield LiveServer(url, data_dir, first, log)
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            server.kill()
-
-
-def _wait(server: subprocess.Popen[bytes], url: str, log: Path, timeout: float = 300) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        if server.poll() is not None:
-            raise AssertionError(f"the server exited:\n{log.read_text()[-3000:]}")
-        try:
-            if httpx.get(url, timeout=5).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{url} not ready in {timeout}s:\n{log.read_text()[-3000:]}")
-        time.sleep(1)
 
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -12,7 +12,6 @@ import json
 import os
 import secrets
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,8 +23,9 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from tests.conftest import KNOWLEDGE, REPO
-from tests.e2e.conftest import LiveServer, _free_port, _wait
+from scripts.loadbench.systems import free_port, process, wait_ready
+from tests.conftest import KNOWLEDGE
+from tests.e2e.conftest import SERVER_START_S, LiveServer
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "SHOPDESK_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -112,7 +112,7 @@ def postgres_database() -> Iterator[str]:
 def serve(data_dir: Path, index_dir: Path, env: dict[str, str]) -> Iterator[GuardedServer]:
     """`python -m app serve` over a copy of a published index, until the block ends."""
     shutil.copytree(index_dir, data_dir / "index")
-    port = _free_port()
+    port = free_port()
     log = data_dir / "server.log"
     with postgres_database() as database_url:
         environment = {
@@ -126,22 +126,11 @@ def serve(data_dir: Path, index_dir: Path, env: dict[str, str]) -> Iterator[Guar
             "VLLM_LOGGING_LEVEL": "WARNING",
             **env,
         }
-        with log.open("w") as sink:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", "--port", str(port)],
-                cwd=REPO, env=environment, stdout=sink, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        url = f"http://127.0.0.1:{port}"
-        try:
-            _wait(server, f"{url}/readyz", log)
+        command = [sys.executable, "-m", "app", "serve", "--port", str(port)]
+        with process(command, env=environment, log=log) as server:
+            url = f"http://127.0.0.1:{port}"
+            wait_ready(server, f"{url}/readyz", log, timeout_s=SERVER_START_S)
             yield GuardedServer(url, data_dir, database_url, log, server.pid)
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
 
 
 @pytest.fixture(scope="session")
