@@ -21,9 +21,12 @@ class Case:
     relevant: frozenset[str]  # document ids
     key_facts: tuple[str, ...] = ()
     answerable: bool = True
+    part: str = "tuning"  # "tuning": rules and thresholds may be fitted on it; "report": never
+    polarity: str | None = None  # "yes" / "no": the right answer to a yes/no question
 
 
-def shop_cases(path: Path = SHOP_QUESTIONS) -> list[Case]:
+def shop_cases(path: Path = SHOP_QUESTIONS, *, part: str = "report") -> list[Case]:
+    """Labelled questions; a row without its own ``part`` belongs to ``part``."""
     cases = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
@@ -37,6 +40,8 @@ def shop_cases(path: Path = SHOP_QUESTIONS) -> list[Case]:
                     relevant=frozenset(row["documents"]),
                     key_facts=tuple(row["key_facts"]),
                     answerable=bool(row["answerable"]),
+                    part=row.get("part", part),
+                    polarity=row.get("polarity"),
                 )
             )
     return cases
