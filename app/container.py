@@ -19,6 +19,7 @@ from app.errors import ConfigurationError, IndexNotPublishedError
 from app.modelstore import resolve_generator
 from app.observability.faults import FaultReadings
 from app.observability.metrics import ChatMetrics
+from app.retrieval.line_vectors import LineVectors
 from app.retrieval.published_index import PublishedIndex
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retriever
@@ -110,8 +111,9 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
                 passage_tokens=settings.passage_tokens,
                 history_weights=tuple(settings.history_weights),
                 min_groundedness=settings.min_groundedness,
-                quote_evidence=settings.quote_evidence,
+                answer_policy=settings.answer_policy,
             ),
+            line_vectors=LineVectors(encoder),
         )
         metrics = ChatMetrics()
         metrics.registry.register(

@@ -232,11 +232,13 @@ class Settings(BaseSettings):
         le=2,
         description="Penalty on tokens the answer already repeated: stops small models looping.",
     )
-    quote_evidence: bool = Field(
-        True,
+    answer_policy: Literal["generative", "verified", "extractive"] = Field(
+        "verified",
         description=(
-            "Quote under each answer the line of the shop's information that best matches the "
-            "question, so a wrong paraphrase by a small model is caught by the shopper."
+            "What the shopper reads. `verified`: the model's sentences that pass the claim "
+            "checks, with the shop's own lines quoted when they add to it (composed from those "
+            "lines when nothing passes); `generative`: the checked sentences alone, the shop's "
+            "lines only when nothing passes; `extractive`: the shop's lines only, no model call."
         ),
     )
     min_groundedness: float = Field(

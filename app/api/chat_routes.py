@@ -91,7 +91,10 @@ async def start_session(request: Request) -> SessionCreated:
 
 @router.get("/sessions/{session}/messages", response_model=list[TurnOut])
 async def history(service: Conversations, session: Session) -> list[TurnOut]:
-    return [TurnOut(question=t.question, answer=t.answer) for t in await service.history(session)]
+    return [
+        TurnOut(question=t.question, answer=t.shown or t.answer)
+        for t in await service.history(session)
+    ]
 
 
 # Before OpenAPI 3.2, the `schema` of an event stream describes one event.

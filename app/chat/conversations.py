@@ -13,7 +13,13 @@ from app.chat.service import ChatEvent, ChatService, Done, TurnOutcome
 from app.errors import ShopdeskError
 from app.observability.metrics import ChatMetrics
 from app.sessions.base import Turn
-from app.transcripts.records import PassageRecord, TurnRecord
+from app.transcripts.records import (
+    AnswerParts,
+    DroppedRecord,
+    EvidenceRecord,
+    PassageRecord,
+    TurnRecord,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -128,4 +134,12 @@ def turn_record(outcome: TurnOutcome, *, model: str) -> TurnRecord:
         ),
         created_at=datetime.now(UTC),
         failure=outcome.failure,
+        parts=AnswerParts(
+            model_text=outcome.model_text,
+            evidence=tuple(EvidenceRecord(e.number, e.text, e.score) for e in outcome.evidence),
+            note=outcome.note,
+            dropped=tuple(DroppedRecord(d.text, d.reason) for d in outcome.dropped),
+            policy=outcome.answer_policy,
+            composed=outcome.composed,
+        ),
     )

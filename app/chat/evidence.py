@@ -1,11 +1,13 @@
-"""The line of the shop's own text that answers the question, quoted under a generated answer.
+"""The shop's own lines that answer a question: chosen at sentence and field level.
 
-A small model may paraphrase a weight onto the wrong product; the quoted line cannot. Passages
-are split into lines (product records are "Field: value" lines, pages into sentences), and the
-line sharing the most question words is chosen, words compared by their first five letters
-("weigh" finds "weight"), the few ways shoppers ask for a record's field by another name mapped to
-it ("cost" finds "Price", "heavy" finds "Weight"), and the product's own name left out (every line
-of its record would match it). Nothing is quoted when no line shares a word.
+Passages are cut into quotable units (a product record's "Field: value" lines and its "Specs"
+fields, prose and FAQ answers as sentences), and each unit is scored by how close it is in
+meaning to the question (the embedder's cosine, computed by the caller), how many of the
+question's words it holds (compared by their first five letters, with the few ways shoppers name
+a record's field mapped to it: "cost" finds "Price", "heavy" finds "Weight"), and whether it
+belongs to the product the conversation is about. The best unit is chosen, and a second when
+it answers a part of the question the first does not (a comparison, "price and weight").
+The units are verbatim substrings of the passage text, so a quotation of one is the shop's own.
 """
 
 from __future__ import annotations
@@ -14,73 +16,193 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.chat.products import subject
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import content_words
 
 _LINE = re.compile(r"[^\n]+")
-_SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+(?=\s|$)|$)")
+# a sentence ends at . ! ? before a space and a capital, digit, quote or bracket: "1.8 m²",
+# "£9.95" and "e.g. a tent" stay whole
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?:\*\*)?\s+(?=[A-Z0-9\"“‘(*£])")
+_FIELD = re.compile(r"^[A-Z][\w /()&'-]{0,40}:\s")
 STEM = 5
 MAX_QUOTE_CHARS = 300
+# Lines that are scaffolding of a record, not something the shop states.
+_NOT_STATEMENTS = ("Question:", "Category:", "SKU:")
 # A shopper's word for a product record's field (their stems): asked "how much does it cost?",
 # the record's "Price (GBP): 39" line answers.
 FIELD_NAMES = {
     "cost": "price",
     "costs": "price",
     "cheap": "price",
+    "expensive": "price",
     "heavy": "weigh",
+    "light": "weigh",
     "color": "colou",
     "colors": "colou",
     "made": "mater",
     "wash": "care",
     "clean": "care",
+    "available": "sizes",
+    "stock": "stock",
 }
+# Weights of the unit score, fitted on the tuning part of the labelled shop questions.
+WORD_WEIGHT = 0.15
+PRODUCT_WEIGHT = 0.3
+OTHER_PRODUCT_PENALTY = 0.3
+RANK_PENALTY = 0.02
+LABEL_WEIGHT = 0.15
+SECOND_LINE_MARGIN = 0.4  # a second line must score within this of the first
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A quotable piece of a passage: ``number`` is the passage's citation number, from 1."""
+
+    number: int
+    text: str
+    passage: ScoredPassage
 
 
 @dataclass(frozen=True)
 class Evidence:
     number: int  # the passage's citation number, from 1
     text: str
+    score: float = 0.0
 
 
-def best_evidence(question: str, passages: Sequence[ScoredPassage]) -> Evidence | None:
-    """The line of ``passages`` that best matches ``question``.
+@dataclass(frozen=True)
+class Selection:
+    """The chosen lines (best first) and the product the question is about, if one is named."""
 
-    A line scores one point per question word it holds that is not in its passage's title, plus
-    half a point per question word in that title (the right product's line beats the same field
-    of a product listed beside it); earlier passages win ties.
-    """
-    asked = _stems(question)
-    asked |= {FIELD_NAMES[word] for word in content_words(question) if word in FIELD_NAMES}
-    best: tuple[float, Evidence] | None = None
+    lines: tuple[Evidence, ...]
+    product: str | None
+    matched_words: frozenset[str]  # question stems the chosen lines or their passages hold
+
+
+def units(passages: Sequence[ScoredPassage]) -> list[Unit]:
+    """Every quotable unit of ``passages``, in passage order."""
+    found: list[Unit] = []
     for number, hit in enumerate(passages, start=1):
-        named = _stems(f"{hit.passage.title} {hit.passage.section}")
-        wanted = asked - named
-        bonus = 0.5 * len(asked & named) - 0.01 * number
-        for line in _lines(hit.passage.text):
-            matches = len(wanted & _stems(line))
-            if matches and (best is None or matches + bonus > best[0]):
-                best = (matches + bonus, Evidence(number, line))
-    return best[1] if best else None
+        found.extend(Unit(number, text, hit) for text in _quotable(hit.passage.text))
+    return found
 
 
-def _lines(text: str) -> list[str]:
-    """Quotable units: lines; a "Label: a; b; c" line as its fields; long prose as sentences."""
-    units: list[str] = []
+def select_evidence(
+    question: str,
+    earlier: Sequence[str],
+    passages: Sequence[ScoredPassage],
+    similarity: Sequence[float],
+    *,
+    max_lines: int = 2,
+) -> Selection:
+    """The units of ``passages`` that best answer ``question``.
+
+    ``earlier`` holds the conversation's earlier questions, newest first (a follow-up's product
+    is named there); ``similarity`` the cosine of the question with each of ``units(passages)``.
+    """
+    candidates = units(passages)
+    product = subject([question, *earlier], passages)
+    asked = asked_stems(question)
+    scored: list[tuple[float, Unit, frozenset[str]]] = []
+    for unit, cosine in zip(candidates, similarity, strict=True):
+        named = stems(f"{unit.passage.passage.title} {unit.passage.passage.section}")
+        held = frozenset((asked - named) & stems(unit.text))
+        score = cosine + WORD_WEIGHT * len(held) - RANK_PENALTY * unit.number
+        label = _label(unit.text)
+        if label and label <= asked:
+            score += LABEL_WEIGHT  # "Weight: 520 g" over "Fabric weight: 300 g/m²" for "weigh?"
+        if product is not None and unit.passage.passage.kind == "product":
+            same = unit.passage.passage.title == product
+            score += PRODUCT_WEIGHT if same else -OTHER_PRODUCT_PENALTY
+        scored.append((score, unit, held))
+    scored.sort(key=lambda s: -s[0])
+    chosen: list[tuple[float, Unit, frozenset[str]]] = []
+    covered: set[str] = set()
+    for score, unit, held in scored:
+        if len(chosen) >= max_lines:
+            break
+        if chosen and score < chosen[0][0] - SECOND_LINE_MARGIN:
+            continue
+        same_record = chosen and unit.passage is chosen[0][1].passage and held
+        if chosen and not (held - covered or same_record):
+            continue
+        if any(unit.text == c[1].text for c in chosen):
+            continue
+        chosen.append((score, unit, held))
+        covered |= held
+    matched: set[str] = set()
+    for _, unit, _ in chosen:
+        matched |= asked & stems(f"{unit.passage.passage.title} {unit.text}")
+    lines = tuple(Evidence(u.number, u.text, round(s, 4)) for s, u, _ in chosen)
+    return Selection(lines, product, frozenset(matched))
+
+
+def asked_stems(question: str) -> frozenset[str]:
+    """The question's word stems, with a shopper's name for a record field mapped to it."""
+    words = content_words(question)
+    return frozenset({stem(w) for w in words} | {FIELD_NAMES[w] for w in words if w in FIELD_NAMES})
+
+
+def stems(text: str) -> frozenset[str]:
+    return frozenset(stem(word) for word in content_words(text))
+
+
+_SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
+
+
+def stem(word: str) -> str:
+    """The first five letters after a common suffix: "filled", "fill" and "fills" agree."""
+    if len(word) > 4 and word.isalpha():
+        word = _SUFFIX.sub("", word)
+    return word[:STEM]
+
+
+def _quotable(text: str) -> list[str]:
+    """Quotable units: record fields (a "Specs: a: 1; b: 2" line as its fields), FAQ answers and
+    prose as sentences; each is a verbatim substring of ``text``."""
+    found: list[str] = []
     for line in (raw.strip() for raw in _LINE.findall(text)):
-        if ";" in line:
-            units.extend(field.strip() for field in _strip_label(line).split(";"))
-        elif len(line) > MAX_QUOTE_CHARS:
-            units.extend(s.strip() for s in _SENTENCE.findall(line))
+        if not line or line.startswith(_NOT_STATEMENTS):
+            continue
+        fields = _fields(line)
+        if fields:
+            found.extend(fields)
+        elif len(line) > 120 or line.startswith("Answer:") or line.startswith("Description:"):
+            found.extend(s.strip() for s in _SENTENCE_END.split(_unlabelled(line)))
         else:
-            units.append(line)
-    return [u[:MAX_QUOTE_CHARS] for u in units if len(content_words(u)) >= 2]
+            found.append(line)
+    return [
+        u
+        for u in found
+        if len(content_words(u)) >= 2 and len(u) <= MAX_QUOTE_CHARS and not u.endswith("?")
+    ]
 
 
-def _strip_label(line: str) -> str:
-    """'Specs: Weight: 420 g; Fit: regular' → 'Weight: 420 g; Fit: regular'."""
-    label, _, rest = line.partition(": ")
-    return rest if rest and ":" in rest and len(label.split()) <= 3 else line
+def _fields(line: str) -> list[str]:
+    """'Specs: Weight: 420 g; Fit: regular' → its 'Field: value' parts; [] for other lines.
+
+    A part that is not 'Field: value' belongs to the field before it ("Pitching: Freestanding;
+    fly-first or all-in-one" stays one field)."""
+    label, sep, rest = line.partition(": ")
+    if not sep or len(label.split()) > 3 or ";" not in rest or not _FIELD.match(rest):
+        return []
+    parts: list[str] = []
+    for part in rest.split("; "):
+        if parts and not _FIELD.match(part):
+            parts[-1] += f"; {part}"
+        else:
+            parts.append(part.strip())
+    return parts
 
 
-def _stems(text: str) -> set[str]:
-    return {word[:STEM] for word in content_words(text)}
+def _label(unit: str) -> frozenset[str]:
+    """The stems of a 'Field: value' unit's field name (empty for prose)."""
+    match = _FIELD.match(unit)
+    return stems(match.group(0)) if match else frozenset()
+
+
+def _unlabelled(line: str) -> str:
+    """A record line without its 'Answer: ' or 'Description: ' label."""
+    label, sep, rest = line.partition(": ")
+    return rest if sep and label in ("Answer", "Description") else line

@@ -9,22 +9,22 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 
 from app.chat.answer_checks import grounding_text
-from app.chat.citations import (
-    Citation,
-    attribute,
-    cited,
-    groundedness,
-    strip_invalid_markers,
-)
-from app.chat.evidence import best_evidence
+from app.chat.answerability import judge
+from app.chat.citations import Citation, cited, groundedness
+from app.chat.claims import Dropped, check_sentence
+from app.chat.compose import composed, decline, quoted
+from app.chat.evidence import Evidence, Selection, select_evidence, units
 from app.chat.guard import WITHHELD, answer_guard
 from app.chat.messages import clean_message
-from app.chat.prompt import HistoryTurn, assemble_prompt
+from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
 from app.chat.prompt_leak import PromptLeakDetector
+from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.screening import DECLINES, Screening, screen_message
+from app.chat.sentence_gate import SentenceGate
 from app.engine.base import Engine, GenerationRequest, GenerationStats
 from app.errors import EngineTimeoutError, EngineUnavailableError
+from app.retrieval.line_vectors import LineVectors
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retriever
@@ -34,10 +34,7 @@ from app.sessions.turn_vectors import TurnVectorCache
 
 logger = logging.getLogger(__name__)
 
-NOTHING_FOUND = (
-    "I'm sorry, I couldn't find anything about that in the {shop} help pages, so I'd rather not "
-    "guess. Would you like me to put you in touch with a member of our support team?"
-)
+NOTHING_FOUND = decline("floor", shop="{shop}")
 ENGINE_FAILED = (
     "Sorry, I couldn't finish this answer: our assistant is busy or restarting right now. "
     "Please try again in a minute, or ask to talk to a member of our team."
@@ -59,7 +56,7 @@ class ChatOptions:
     passage_tokens: int
     history_weights: tuple[float, ...]
     min_groundedness: float
-    quote_evidence: bool = True
+    answer_policy: str = "verified"  # "generative" | "verified" | "extractive"
     history_turns_for_retrieval: int = 2
     screen_messages: bool = True  # decline prompt attacks and requests for others' data up front
 
@@ -86,6 +83,15 @@ class TurnOutcome:
     # (a screening reason, "system_prompt_leak", "unverified_contact", ...); None: answered.
     blocked: str | None = None
     failure: str | None = None  # engine_timeout / engine_unavailable: the answer was cut short
+    # The parts of ``answer``: the model's checked words (all that later prompts see), the shop's
+    # quoted lines, what the service added; and the sentences the claim checks dropped.
+    model_text: str = ""
+    evidence: tuple[Evidence, ...] = ()
+    note: str = ""
+    dropped: list[Dropped] = field(default_factory=list)
+    answer_policy: str = "verified"
+    composed: bool = False
+    declined: str | None = None  # why the evidence did not hold the answer ("floor", "other_size")
 
     def engine_failed(self, exc: EngineUnavailableError, shown: str) -> str:
         """Turn what the shopper saw before the engine failed into an apology; returns the text
@@ -95,6 +101,7 @@ class TurnOutcome:
         self.answered = False
         rest = f"\n\n{ENGINE_FAILED}" if shown.strip() else ENGINE_FAILED
         self.answer = (shown + rest).strip()
+        self.note = ENGINE_FAILED
         return rest
 
 
@@ -122,6 +129,7 @@ class ChatService:
         engine: Engine,
         prompt_format: PromptFormat,
         options: ChatOptions,
+        line_vectors: LineVectors,
     ) -> None:
         self._store = store
         self._vectors = turn_vectors
@@ -130,6 +138,7 @@ class ChatService:
         self._engine = engine
         self._format = prompt_format
         self._options = options
+        self._lines = line_vectors
         self._leaks = PromptLeakDetector(prompt_format.system, prompt_format.canary)
         shop = options.shop_name
         # Fixed answers to attacks: kept in the session, but never fed back to the generator.
@@ -187,13 +196,13 @@ class ChatService:
             if retrieval.passages:
                 shown: list[str] = []
                 try:
-                    async for text in self._generate(outcome, turns, question):
+                    async for text in self._answer(outcome, turns, question):
                         shown.append(text)
                         yield Delta(text)
                 except EngineUnavailableError as exc:  # timed out, or the engine died
                     yield Delta(outcome.engine_failed(exc, "".join(shown)))
             else:
-                outcome.answer = NOTHING_FOUND.format(shop=self._options.shop_name)
+                self._decline_honestly(outcome, "floor")
                 yield Delta(outcome.answer)
 
             mark = time.perf_counter()
@@ -201,9 +210,10 @@ class ChatService:
                 session_id,
                 Turn(
                     question=question,
-                    answer=outcome.answer,
+                    answer=outcome.model_text,  # later prompts see only what the model said
                     passage_ids=tuple(c.passage.passage.id for c in outcome.citations),
                     at=time.time(),
+                    shown=outcome.answer,
                 ),
             )
             await self._vectors.put(session_id, index, vector)
@@ -233,16 +243,44 @@ class ChatService:
                 turn_index=len(turns),
                 blocked=screening.reason,
             )
+            outcome.note = answer
             yield Delta(answer)
-            await self._store.append(session_id, Turn(question, answer, at=time.time()))
+            await self._store.append(session_id, Turn(question, "", at=time.time(), shown=answer))
         outcome.timings["total"] = time.perf_counter() - started
         yield Done(outcome)
 
-    async def _generate(
+    def _decline_honestly(self, outcome: TurnOutcome, reason: str) -> None:
+        """The shop's pages do not hold the answer: say so, offer a person, call no model."""
+        outcome.answered = False
+        outcome.declined = reason
+        outcome.answer = outcome.note = decline(reason, shop=self._options.shop_name)
+
+    async def _answer(
         self, outcome: TurnOutcome, turns: list[Turn], question: str
     ) -> AsyncIterator[str]:
+        """Choose the shop's lines that answer; decline, compose or generate-and-check."""
+        earlier = [t for t in turns if (t.shown or t.answer) not in self._withheld]
+        prompt = self._prompt(outcome, earlier, question)
+        mark = time.perf_counter()
+        selection = await self._select(question, turns, prompt.passages)
+        verdict = judge(question, selection, prompt.passages)
+        outcome.timings["evidence"] = time.perf_counter() - mark
+        outcome.answer_policy = self._options.answer_policy
+        if not verdict.answerable:
+            self._decline_honestly(outcome, verdict.reason or "no_match")
+            yield outcome.answer
+            return
+        if self._options.answer_policy != "extractive":
+            async for text in self._generate(outcome, prompt, earlier, question, selection):
+                yield text
+            if outcome.blocked is not None and not outcome.model_text:
+                return  # withheld: the shop's lines are not shown after a caught attack
+        rest = self._finish(outcome, selection, prompt.passages)
+        if rest:
+            yield rest
+
+    def _prompt(self, outcome: TurnOutcome, earlier: list[Turn], question: str) -> AssembledPrompt:
         options = self._options
-        earlier = [t for t in turns if t.answer not in self._withheld]
         prompt = assemble_prompt(
             system=self._format.system,
             history=[HistoryTurn(t.question, t.answer) for t in earlier],
@@ -256,14 +294,33 @@ class ChatService:
         outcome.passages = prompt.passages
         outcome.prompt_tokens_budgeted = prompt.tokens
         outcome.turns_dropped = prompt.turns_dropped
+        return prompt
+
+    async def _select(
+        self, question: str, turns: list[Turn], passages: list[ScoredPassage]
+    ) -> Selection:
+        texts = [unit.text for unit in units(passages)]
+        question_vector = await self._encoder.encode(question)
+        similarity = (await self._lines.vectors(texts)) @ question_vector if texts else []
+        earlier = [t.question for t in reversed(turns)][: self._options.history_turns_for_retrieval]
+        return select_evidence(question, earlier, passages, [float(x) for x in similarity])
+
+    async def _generate(
+        self,
+        outcome: TurnOutcome,
+        prompt: AssembledPrompt,
+        earlier: list[Turn],
+        question: str,
+        selection: Selection,
+    ) -> AsyncIterator[str]:
+        options = self._options
         request = GenerationRequest(
             request_id=f"{outcome.session_id[:8]}-{outcome.turn_index}-{uuid.uuid4().hex[:8]}",
             prompt=prompt.text,
             max_tokens=options.max_answer_tokens,
             temperature=options.temperature,
             frequency_penalty=options.frequency_penalty,
-            # small models go on to invent the next exchange of the layout; cut them off there
-            stop=("\nCustomer question:", "\nCustomer answer:"),
+            stop=STOP_SEQUENCES,  # small models go on to write the next exchange of the layout
         )
         guard = answer_guard(
             self._leaks,
@@ -271,64 +328,81 @@ class ChatService:
                 prompt.passages, question, *(f"{t.question}\n{t.answer}" for t in earlier)
             ),
         )
+        gate = SentenceGate(
+            lambda sentence: check_sentence(
+                sentence,
+                passages=prompt.passages,
+                question=question,
+                product=selection.product,
+                evidence=[e.text for e in selection.lines],
+            ),
+            prompt.passages,
+        )
         mark = time.perf_counter()
-        pieces: list[str] = []
-        shown = ""
+        first = True
         stream = self._engine.stream(request)
         try:
             async for chunk in stream:
                 if chunk.text:
-                    if not pieces:
+                    if first:
                         outcome.timings["first_token"] = time.perf_counter() - mark
-                    pieces.append(chunk.text)
-                    released = guard.feed(chunk.text)
-                    shown += released
-                    if released:
-                        yield released
-                    if guard.blocked is not None:
-                        break  # stop generating: nothing more of this answer will be shown
+                        first = False
+                    shown = gate.feed(guard.feed(chunk.text))
+                    if shown:
+                        yield shown
+                    if guard.blocked is not None or gate.stopped:
+                        break  # nothing more of this answer would be shown
                 if chunk.stats is not None:
                     outcome.stats = chunk.stats
         finally:
             if isinstance(stream, AsyncGenerator):
                 await stream.aclose()
-        rest = guard.finish()
+        rest = gate.feed(guard.finish()) + gate.finish()
         if rest:
             yield rest
         outcome.timings["generate"] = time.perf_counter() - mark
         outcome.timings["queue"] = outcome.stats.queue_s
         outcome.timings["prefill"] = outcome.stats.prefill_s
         outcome.timings["decode"] = outcome.stats.decode_s
+        outcome.model_text = gate.text
+        outcome.dropped = gate.dropped
         if guard.blocked is not None:
             outcome.blocked = guard.blocked
             logger.warning("cut an answer short (%s) in turn %s", guard.blocked, request.request_id)
-            if not guard.kept:
-                outcome.answer = WITHHELD.format(shop=options.shop_name)
-                yield ("\n\n" if shown else "") + outcome.answer
-                return
-        answer = strip_invalid_markers(guard.kept.strip(), len(outcome.passages))
-        answer = attribute(answer, outcome.passages)
-        outcome.groundedness = groundedness(answer, outcome.passages)
-        quote = self._quote(question, answer, outcome.passages)
-        if quote:
-            yield quote
-            answer += quote
-        outcome.citations = cited(answer, outcome.passages)
-        if outcome.groundedness < options.min_groundedness or not answer:
-            yield LOW_GROUNDEDNESS_NOTE
-            answer = (answer + LOW_GROUNDEDNESS_NOTE).strip()
-        outcome.answer = answer
+            if not outcome.model_text:
+                outcome.answer = outcome.note = WITHHELD.format(shop=options.shop_name)
+                yield outcome.answer
 
-    def _quote(self, question: str, answer: str, passages: list[ScoredPassage]) -> str:
-        """The shop's own line answering the question, quoted under the answer (when it adds)."""
-        if not self._options.quote_evidence or not answer:
-            return ""
-        evidence = best_evidence(question, passages)
-        if evidence is None or _squashed(evidence.text) in _squashed(answer):
-            return ""
-        if self._leaks.leaked(evidence.text):  # shown after the guard: it gets the same check
-            return ""
-        return f"\n\n> “{evidence.text}” [{evidence.number}]"
+    def _finish(
+        self, outcome: TurnOutcome, selection: Selection, passages: list[ScoredPassage]
+    ) -> str:
+        """The shop's lines after the model's checked text (or instead of it); returns what is
+        still to be shown."""
+        said = outcome.model_text
+        lines = [e for e in selection.lines if not self._leaks.leaked(e.text)]
+        if said and self._options.answer_policy == "verified":
+            lines = [e for e in lines if _squashed(e.text) not in _squashed(said)]
+        elif said:
+            lines = []  # generative: the checked text stands alone
+        outcome.evidence = tuple(lines)
+        if said:
+            addition = f"\n\n{quoted(lines)}" if lines else ""
+        else:
+            outcome.composed = bool(lines)
+            addition = composed(lines, passages)
+        answer = (said + addition).strip()
+        outcome.groundedness = groundedness(answer, passages)
+        outcome.citations = cited(answer, passages)
+        rest = addition if said else answer
+        if said and outcome.groundedness < self._options.min_groundedness and not lines:
+            outcome.note = LOW_GROUNDEDNESS_NOTE.strip()
+            rest += LOW_GROUNDEDNESS_NOTE
+            answer += LOW_GROUNDEDNESS_NOTE
+        if not answer:
+            self._decline_honestly(outcome, "no_match")
+            return outcome.answer
+        outcome.answer = answer
+        return rest
 
 
 def _squashed(text: str) -> str:

@@ -22,7 +22,8 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from app.embedding.factory import build_embedder
 from app.eval import datasets
-from app.eval.answer_eval import evaluate_answers
+from app.eval.abcd import write_knowledge
+from app.eval.answer_eval import evaluate_answers, summarise
 from app.eval.retrieval_eval import (
     SERVICE,
     InMemoryIndex,
@@ -66,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     wanted = set(args.sets.split(","))
     shop_cases = datasets.shop_cases()[: args.limit or None]
+    answer_cases = datasets.answer_cases()[: args.limit or None]
 
     def retrieval(name: str, cases: list[datasets.Case], index: IndexSource) -> None:
         results["retrieval"][name] = {
@@ -92,7 +94,17 @@ def main(argv: list[str] | None = None) -> int:
                 sweep, max_wrongly_refused=MAX_WRONGLY_REFUSED
             )
         if args.answers:
-            results["answers"] = asyncio.run(_answers(shop, shop_cases))
+            results["answers"] = asyncio.run(_answers(shop, answer_cases))
+    guidelines = EVAL / "abcd" / "guidelines.json"
+    if args.answers and guidelines.exists():
+        with tempfile.TemporaryDirectory() as scratch:
+            abcd = settings.model_copy(
+                update={"data_dir": Path(scratch) / "data", "knowledge_dir": Path(scratch) / "kb"}
+            )
+            write_knowledge(guidelines, abcd.knowledge_dir)
+            run_ingest(abcd, embedder)
+            abcd_cases = datasets.shop_cases(datasets.ABCD_QUESTIONS)[: args.limit or None]
+            results["answers_abcd"] = asyncio.run(_answers(abcd, abcd_cases))
     for name, loader, path in (
         ("hetpqa", datasets.hetpqa, EVAL / "hetpqa" / "evidence_ranking" / "dev.csv"),
         ("mtrag", datasets.mtrag, EVAL / "mtrag_un" / "reference.jsonl"),
@@ -112,10 +124,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def _answers(settings: Settings, cases: list[datasets.Case]) -> dict[str, Any]:
+    """Answer every case with the real service, scored separately for each part of the set."""
     from app.container import build_container
 
     async with build_container(settings) as container:
-        return await evaluate_answers(cases, container.chat)
+        scored = await evaluate_answers(cases, container.chat)
+    rows = scored["rows"]
+    parts = {part: [r for r in rows if r["part"] == part] for part in PARTS}
+    return {part: summarise(found) for part, found in parts.items() if found}
+
+
+PARTS = ("report", "tuning")
 
 
 COLUMNS = ("cases", "hit@1", "hit@5", "recall@5", "recall@10", "mrr", "ndcg@10")
@@ -124,11 +143,16 @@ ANSWER_COLUMNS = (
     "cases",
     "key_facts",
     "all_key_facts",
+    "wrongly_declined",
+    "declined_unanswerable",
+    "fabricated_quotes",
+    "unsupported_figures",
+    "wrong_polarity",
+    "polarity_stated",
+    "scaffolding_shown",
     "cites",
     "citation_precision",
     "groundedness",
-    "wrongly_declined",
-    "declined_unanswerable",
 )
 
 
@@ -158,12 +182,15 @@ def markdown(results: dict[str, Any]) -> str:
                 f"questions: {results['recommended_floor']:.2f}.",
             ]
         lines.append("")
-    if "answers" in results:
-        answers = results["answers"]
-        lines += ["### Answers: shop (real engine)", "", *_table("category", ANSWER_COLUMNS)]
-        lines.append(_row("**all**", answers["overall"], ANSWER_COLUMNS))
-        lines += [_row(c, m, ANSWER_COLUMNS) for c, m in answers["by_category"].items()]
-        lines.append("")
+    for key, name in (("answers", "shop"), ("answers_abcd", "ABCD guidelines")):
+        for part, answers in results.get(key, {}).items():
+            if not answers["rows"]:
+                continue
+            lines += [f"### Answers: {name}, {part} part (real engine)", ""]
+            lines += _table("category", ANSWER_COLUMNS)
+            lines.append(_row("**all**", answers["overall"], ANSWER_COLUMNS))
+            lines += [_row(c, m, ANSWER_COLUMNS) for c, m in answers["by_category"].items()]
+            lines.append("")
     return "\n".join(lines)
 
 

@@ -9,7 +9,12 @@ with the history the service really built), then the question itself. Scores, pe
   answering the question (precision), and whether it cites at all;
 - groundedness: the service's own share of answer words supported by the passages;
 - refusal: an unanswerable question should be declined (nothing retrieved, or the answer says it
-  does not know); an answerable one should not be.
+  does not know); an answerable one should not be;
+- fabricated quotes: quoted text (quotation marks or block quotes) not verbatim in the passages
+  the turn was given;
+- unsupported figures: a number in the answer found in neither its passages nor the question;
+- polarity (yes/no questions): the yes or no the model's words state, against the label;
+- scaffolding: the prompt's layout (fences, role labels) shown to the shopper.
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from app.chat.claims import numbers
+from app.chat.quotes import fabricated_quotes
+from app.chat.scaffolding import scaffolding_start
 from app.chat.service import LOW_GROUNDEDNESS_NOTE, ChatService, Done, TurnOutcome
 from app.eval.datasets import Case
 from app.eval.metrics import overall_and_by_category
@@ -47,6 +55,35 @@ def facts_found(answer: str, facts: Sequence[str]) -> float:
         return 1.0
     text = _squash(answer)
     return sum(1 for fact in facts if _squash(fact) in text) / len(facts)
+
+
+_YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
+_NEGATIVE = re.compile(
+    r"\b(?:not|never|cannot|no longer)\b|n't\b|\bno (?:\w+ )?(?:is|are)\b", re.IGNORECASE
+)
+_POSITIVE = re.compile(r"\b(?:can|does|do|is|are|will|fits?|includes?|comes? with)\b", re.I)
+
+
+def stated_polarity(model_text: str) -> str | None:
+    """The yes or no the model's first sentence states ("yes", "no"), or None when it states
+    neither (an answer made of the shop's quoted lines states none)."""
+    first = re.split(r"(?<=[.!?])\s|\n", model_text.strip(), maxsplit=1)[0]
+    if not first:
+        return None
+    explicit = _YES_NO.match(first)
+    if explicit:
+        return explicit.group(1).lower()
+    if _NEGATIVE.search(first):
+        return "no"
+    return "yes" if _POSITIVE.search(first) else None
+
+
+def unsupported_figures(outcome: TurnOutcome) -> list[str]:
+    """Numbers in the answer that neither its passages nor the question hold."""
+    given = " ".join(f"{h.passage.title} {h.passage.text}" for h in outcome.passages)
+    known = numbers(f"{given} {outcome.question}")
+    said = re.sub(r"\[\d{1,2}\]", " ", outcome.answer)
+    return sorted(n for n in numbers(said) if n not in known)
 
 
 def _squash(text: str) -> str:
@@ -85,13 +122,22 @@ def score(case: Case, outcome: TurnOutcome) -> dict[str, Any]:
     row: dict[str, Any] = {
         "id": case.id,
         "category": case.category,
+        "part": case.part,
         "answerable": case.answerable,
         "question": case.question,
         "answer": outcome.answer,
+        "model_text": outcome.model_text,
+        "dropped": [(d.reason, d.text) for d in outcome.dropped],
         "declined": declined,
         "cites": bool(cited),
         "groundedness": round(outcome.groundedness, 3),
+        "fabricated_quotes": fabricated_quotes(outcome.answer, outcome.passages),
+        "unsupported_figures": unsupported_figures(outcome),
+        "scaffolding": scaffolding_start(outcome.answer) is not None,
     }
+    if case.polarity is not None:
+        row["stated_polarity"] = stated_polarity(outcome.model_text)
+        row["wrong_polarity"] = row["stated_polarity"] not in (None, case.polarity)
     if case.answerable:
         row["key_facts"] = facts_found(outcome.answer, case.key_facts)
         row["all_key_facts"] = float(row["key_facts"] == 1.0)
@@ -118,6 +164,15 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             result["wrongly_declined"] = _mean(float(r["declined"]) for r in answerable)
         if unanswerable:
             result["declined_unanswerable"] = _mean(float(r["declined"]) for r in unanswerable)
+        result["fabricated_quotes"] = sum(len(r["fabricated_quotes"]) for r in subset)
+        result["unsupported_figures"] = _mean(float(bool(r["unsupported_figures"])) for r in subset)
+        result["scaffolding_shown"] = sum(r["scaffolding"] for r in subset)
+        polar = [r for r in subset if "wrong_polarity" in r]
+        if polar:
+            result["wrong_polarity"] = _mean(float(r["wrong_polarity"]) for r in polar)
+            result["polarity_stated"] = _mean(
+                float(r["stated_polarity"] is not None) for r in polar
+            )
         return result
 
     return overall_and_by_category(rows, means)

@@ -10,6 +10,10 @@ from pathlib import Path
 from app.index.passage import Passage
 
 SHOP_QUESTIONS = Path(__file__).with_name("shop_questions.jsonl")
+# Written after the answer checks existed, by someone who had not read them: report part only.
+REPORT_QUESTIONS = Path(__file__).with_name("report_questions.jsonl")
+# Questions on the ABCD agent guidelines, a knowledge base the checks were not written for.
+ABCD_QUESTIONS = Path(__file__).with_name("abcd_questions.jsonl")
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,11 @@ def shop_cases(path: Path = SHOP_QUESTIONS, *, part: str = "report") -> list[Cas
                 )
             )
     return cases
+
+
+def answer_cases() -> list[Case]:
+    """Every labelled question on the sample shop: the split set and the later report questions."""
+    return shop_cases() + shop_cases(REPORT_QUESTIONS, part="report")
 
 
 def hetpqa(path: Path) -> tuple[list[Passage], list[Case]]:

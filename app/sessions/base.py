@@ -12,20 +12,27 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Turn:
-    """One question and the answer it got, with the passages the answer rested on."""
+    """One question and the answer it got, with the passages the answer rested on.
+
+    ``answer`` is what the model said (checked): all that later prompts see. ``shown`` is what
+    the shopper read (the model's words with the shop's quoted lines and any note), for display.
+    """
 
     question: str
     answer: str
     passage_ids: tuple[str, ...] = ()
     at: float = 0.0
+    shown: str = ""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Turn:
+        """The turn back; one saved before ``shown`` existed showed the shopper its answer."""
         data = json.loads(text)
         data["passage_ids"] = tuple(data.get("passage_ids", ()))
+        data.setdefault("shown", data["answer"])
         return cls(**data)
 
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from app.errors import SessionStoreUnavailableError, TranscriptsUnavailableError
 from app.sessions.base import SessionStore, Turn
+from app.transcripts.parts import known_parts
 from app.transcripts.records import TurnRecord
 
 logger = logging.getLogger(__name__)
@@ -143,15 +144,7 @@ class ResilientSessionStore:
             return []
         if not records or records[-1].created_at.timestamp() < time.time() - self._ttl:
             return []  # forgotten on purpose, like the session store forgets it
-        return [
-            Turn(
-                question=r.question,
-                answer=r.answer,
-                passage_ids=tuple(p.passage_id for p in r.passages if p.cited),
-                at=r.created_at.timestamp(),
-            )
-            for r in records
-        ]
+        return [_turn(r) for r in records]
 
     @asynccontextmanager
     async def _local_lock(self, session_id: str) -> AsyncIterator[None]:
@@ -181,3 +174,16 @@ class ResilientSessionStore:
         if self._degraded:
             logger.info("sessions: Redis answers again")
         self._degraded = False
+
+
+def _turn(record: TurnRecord) -> Turn:
+    """A recorded turn as the session holds it: later prompts see only the model's own words
+    (the whole answer for a turn recorded without parts); the shopper read the whole answer."""
+    parts = known_parts(record.parts)
+    return Turn(
+        question=record.question,
+        answer=parts.model_text if parts is not None else record.answer,
+        passage_ids=tuple(p.passage_id for p in record.passages if p.cited),
+        at=record.created_at.timestamp(),
+        shown=record.answer,
+    )

@@ -7,6 +7,7 @@ groundedness, escalation, any unanswered turn) so that the staff filters need no
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -89,7 +90,8 @@ class Conversation(Base):
 
 
 class Message(Base):
-    """One turn: the masked question and answer, how it was produced and what it cost."""
+    """One turn: the masked question and answer (and its parts), how it was produced and what it
+    cost."""
 
     __tablename__ = "message"
     __table_args__ = (UniqueConstraint("conversation_id", "turn_index"),)
@@ -110,6 +112,10 @@ class Message(Base):
     generated_tokens: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     failure: Mapped[str | None] = mapped_column(String(40))  # engine_timeout, engine_unavailable
+    # The answer's parts (app/transcripts/parts.py); all NULL for a turn stored without them.
+    model_text: Mapped[str | None] = mapped_column(Text)  # what later prompts may see
+    answer_policy: Mapped[str | None] = mapped_column(String(40))  # generative, verified, ...
+    answer_parts: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
     conversation: Mapped[Conversation] = relationship(back_populates="messages")
     passages: Mapped[list[RetrievedPassage]] = relationship(order_by="RetrievedPassage.rank")

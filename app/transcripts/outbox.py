@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from app.transcripts.parts import parts_from_json
 from app.transcripts.records import PassageRecord, TurnRecord
 
 _SCHEMA = """
@@ -118,15 +119,22 @@ class TranscriptOutbox:
 
 
 def turn_to_json(turn: TurnRecord) -> str:
+    """The turn as one JSON object, its parts nested (as ``dataclasses.asdict`` gives them)."""
     data = asdict(turn)
     data["created_at"] = turn.created_at.isoformat()
     return json.dumps(data, ensure_ascii=False)
 
 
 def turn_from_json(text: str) -> TurnRecord:
+    """The turn back; one queued before answers had parts gets the default (unrecorded) parts."""
     data: dict[str, Any] = json.loads(text)
     data["created_at"] = datetime.fromisoformat(data["created_at"])
     data["passages"] = tuple(PassageRecord(**p) for p in data["passages"])
+    parts = data.pop("parts", None)
+    if parts is not None:
+        data["parts"] = parts_from_json(
+            parts, model_text=parts["model_text"], policy=parts["policy"]
+        )
     return TurnRecord(**data)
 
 

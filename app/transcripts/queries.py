@@ -22,7 +22,9 @@ from app.transcripts.models import (
     RetrievedPassage,
     StaffNote,
 )
+from app.transcripts.parts import parts_columns, parts_json, stored_parts
 from app.transcripts.records import (
+    AnswerParts,
     ConversationDetail,
     ConversationSummary,
     EscalationRecord,
@@ -144,6 +146,7 @@ def _commit_turn(session: Session, turn: TurnRecord) -> int:
         generated_tokens=turn.generated_tokens,
         created_at=turn.created_at,
         failure=turn.failure,
+        **parts_columns(turn.parts),
     )
     message.passages = [
         RetrievedPassage(rank=rank, **vars(passage)) for rank, passage in enumerate(turn.passages)
@@ -176,7 +179,7 @@ def _refresh_aggregates(session: Session, conversation: Conversation) -> None:
 
 
 def record_turn(*, session: Session, turn: TurnRecord) -> int:
-    """Store one turn (masked) with its passages and return the message id.
+    """Store one turn (masked, its parts too) with its passages and return the message id.
 
     Recording the same turn again (same ``(session_id, turn_index)`` and ``created_at``: a retry,
     or a replay from the outbox after a crash) returns the stored message's id and changes
@@ -357,7 +360,8 @@ def list_conversations(
 
 def session_turns(*, session: Session, session_id: str) -> list[TurnRecord]:
     """A session's stored turns in order, as stored (masked): what a session store that lost
-    the conversation is refilled from."""
+    the conversation is refilled from. A row without parts comes back with the default parts,
+    which ``parts.known_parts`` reads as unrecorded."""
     stmt = (
         select(Message)
         .join(Conversation)
@@ -383,6 +387,7 @@ def session_turns(*, session: Session, session_id: str) -> list[TurnRecord]:
             passages=_passage_records(m),
             created_at=m.created_at,
             failure=m.failure,
+            parts=stored_parts(m) or AnswerParts(),
         )
         for m in session.scalars(stmt)
     ]
@@ -409,8 +414,9 @@ def get_conversation(*, session: Session, conversation_id: int) -> ConversationD
 
 
 def export_rows(*, session: Session, filters: TranscriptFilter) -> Iterator[dict[str, object]]:
-    """One flat row per message of every matching conversation (newest conversation first,
-    turns in order), ready for CSV or JSON Lines; streamed in batches."""
+    """One row per message of every matching conversation (newest conversation first, turns in
+    order), ready for JSON Lines (``answer_parts`` is a nested object, None for a row without
+    parts) or CSV; streamed in batches."""
     matching = select(Conversation.id).where(*_conditions(filters))
     stmt = (
         select(Message)
@@ -470,6 +476,7 @@ def _message(message: Message) -> MessageRecord:
             else None
         ),
         failure=message.failure,
+        parts=stored_parts(message),
     )
 
 
@@ -495,7 +502,7 @@ def _detail(conversation: Conversation) -> ConversationDetail:
 
 
 def _export_row(message: Message) -> dict[str, object]:
-    conversation = message.conversation
+    conversation, parts = message.conversation, stored_parts(message)
     return {
         "conversation_id": conversation.id,
         "session_id": conversation.session_id,
@@ -504,6 +511,9 @@ def _export_row(message: Message) -> dict[str, object]:
         "started_at": conversation.started_at.isoformat(),
         "question": message.question,
         "answer": message.answer,
+        "model_text": parts.model_text if parts else None,
+        "answer_policy": parts.policy if parts else None,
+        "answer_parts": parts_json(parts) if parts else None,
         "answered": message.answered,
         "groundedness": message.groundedness,
         "rating": message.feedback.rating if message.feedback else None,

@@ -20,6 +20,37 @@ class PassageRecord:
 
 
 @dataclass(frozen=True)
+class EvidenceRecord:
+    """A line of the shop's own text shown to the shopper, verbatim, with its citation number."""
+
+    number: int
+    text: str
+    score: float
+
+
+@dataclass(frozen=True)
+class DroppedRecord:
+    """A sentence the model wrote that the shopper did not see, and the check that stopped it."""
+
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class AnswerParts:
+    """The separate parts of what the shopper read: the model's checked words (the only part
+    later prompts see), the shop's quoted lines, and what the service added (a caution, a
+    decline); the sentences the checks dropped; the answer policy in force."""
+
+    model_text: str = ""
+    evidence: tuple[EvidenceRecord, ...] = ()
+    note: str = ""
+    dropped: tuple[DroppedRecord, ...] = ()
+    policy: str = "verified"
+    composed: bool = False  # the shop's lines stand in for the model's text
+
+
+@dataclass(frozen=True)
 class TurnRecord:
     """One question and its answer, as they happened, with what the answer rested on."""
 
@@ -39,6 +70,7 @@ class TurnRecord:
     passages: tuple[PassageRecord, ...]
     created_at: datetime  # timezone-aware UTC
     failure: str | None = None  # why the engine gave no full answer (None: it did)
+    parts: AnswerParts = AnswerParts()
 
 
 @dataclass(frozen=True)
@@ -71,6 +103,7 @@ class MessageRecord:
     passages: tuple[PassageRecord, ...]
     feedback: FeedbackRecord | None
     failure: str | None = None
+    parts: AnswerParts | None = None  # None for turns stored before answers had parts
 
 
 @dataclass(frozen=True)

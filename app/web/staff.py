@@ -1,5 +1,7 @@
 """The support staff's review pages at ``/staff``: sign-in, the filtered conversation list,
-one conversation with its passages and notes, and exports of the current filter."""
+one conversation with its passages, each answer's parts (the model's own words, the quoted
+evidence, the service's note, what the checks dropped) and notes, and exports of the current
+filter."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Exports of the staff list's current filter, streamed as CSV or JSON Lines."""
+"""Exports of the staff list's current filter, streamed as CSV or JSON Lines (an answer's parts
+nested in JSON Lines, JSON-encoded in a CSV cell)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,10 @@ def csv_chunks(sessions: sessionmaker[Session], filters: TranscriptFilter) -> It
 
 
 def _cell(value: object) -> object:
-    """Shopper text that a spreadsheet would run as a formula is prefixed with a quote."""
+    """Nested values (an answer's parts) as JSON; shopper text that a spreadsheet would run as a
+    formula prefixed with a quote."""
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
     if isinstance(value, str) and value.startswith(("=", "+", "-", "@", "\t", "\r")):
         return "'" + value
     return value

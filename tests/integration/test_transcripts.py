@@ -33,14 +33,23 @@ from app.transcripts.queries import (
     record_escalation,
     record_feedback,
     record_turn,
+    session_turns,
 )
-from app.transcripts.records import PassageRecord, TurnRecord
+from app.transcripts.records import (
+    AnswerParts,
+    DroppedRecord,
+    EvidenceRecord,
+    PassageRecord,
+    TurnRecord,
+)
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "SHOPDESK_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )
 TABLES = {"conversation", "message", "retrieved_passage", "feedback", "escalation", "staff_note"}
 DAY_ONE = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
+HOUR = timedelta(hours=1)
+NO_PARTS = AnswerParts()  # what a writer that fills no parts hands over
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +119,7 @@ def turn(
     groundedness: float = 0.9,
     at: datetime = DAY_ONE,
     passages: tuple[PassageRecord, ...] = (),
+    parts: AnswerParts = NO_PARTS,
 ) -> TurnRecord:
     return TurnRecord(
         session_id=session_id,
@@ -127,7 +137,24 @@ def turn(
         generated_tokens=40 + index,
         passages=passages or (passage(1, 0.82, cited=True), passage(2, 0.61)),
         created_at=at,
+        parts=parts,
     )
+
+
+PARTS = AnswerParts(
+    model_text="Yes, within 30 days [1].",
+    evidence=(
+        EvidenceRecord(1, "Returns are free within 30 days of delivery.", 0.82),
+        EvidenceRecord(2, "Sale items can be returned too.", 0.61),
+    ),
+    note="(I'm not fully certain of this answer.)",
+    dropped=(
+        DroppedRecord("Refunds take 2 hours.", "unsupported_number"),
+        DroppedRecord("We also sell tents.", "off_topic"),
+    ),
+    policy="verified",
+    composed=False,
+)
 
 
 def test_migrations_build_every_table_from_empty_and_rerun_harmlessly(
@@ -474,3 +501,100 @@ def test_personal_data_is_masked_before_it_is_stored(session: Session, engine: E
         "Ring me on [phone]",
         "Email [email]",
     )
+
+
+def test_an_answers_parts_are_stored_and_read_back_as_they_were(session: Session) -> None:
+    composed = AnswerParts(
+        evidence=(EvidenceRecord(3, "Labels cost £2.50.", 0.7),), policy="extractive", composed=True
+    )
+    record_turn(session=session, turn=turn("s-parts", 0, parts=PARTS))
+    record_turn(session=session, turn=turn("s-parts", 1, parts=composed, at=DAY_ONE + HOUR))
+    (summary,), _ = list_conversations(session=session, filters=TranscriptFilter())
+    detail = get_conversation(session=session, conversation_id=summary.id)
+    assert detail is not None
+    assert [m.parts for m in detail.messages] == [PARTS, composed]
+    assert detail.messages[0].answer == "Yes, within 30 days [1]."  # still what the shopper read
+    assert [t.parts for t in session_turns(session=session, session_id="s-parts")] == [
+        PARTS,
+        composed,
+    ]
+
+    first, second = export_rows(session=session, filters=TranscriptFilter())
+    assert (first["model_text"], first["answer_policy"]) == ("Yes, within 30 days [1].", "verified")
+    assert first["answer_parts"] == {
+        "evidence": [
+            {"number": 1, "text": "Returns are free within 30 days of delivery.", "score": 0.82},
+            {"number": 2, "text": "Sale items can be returned too.", "score": 0.61},
+        ],
+        "note": "(I'm not fully certain of this answer.)",
+        "dropped": [
+            {"text": "Refunds take 2 hours.", "reason": "unsupported_number"},
+            {"text": "We also sell tents.", "reason": "off_topic"},
+        ],
+        "composed": False,
+    }
+    assert (second["model_text"], second["answer_policy"]) == ("", "extractive")
+    assert isinstance(second["answer_parts"], dict) and second["answer_parts"]["composed"] is True
+
+
+def test_a_turn_without_parts_is_stored_with_null_columns_and_reads_back_as_none(
+    session: Session, engine: Engine
+) -> None:
+    record_turn(session=session, turn=turn("s-plain", 0))  # the writer left the default parts
+    with engine.connect() as connection:
+        stored = connection.execute(
+            text("SELECT model_text, answer_policy, answer_parts FROM message")
+        ).one()
+    assert tuple(stored) == (None, None, None)
+    detail = get_conversation(session=session, conversation_id=1)
+    assert detail is not None and detail.messages[0].parts is None
+    (recorded,) = session_turns(session=session, session_id="s-plain")
+    assert recorded.parts == AnswerParts()
+    (row,) = export_rows(session=session, filters=TranscriptFilter())
+    assert (row["model_text"], row["answer_policy"], row["answer_parts"]) == (None, None, None)
+
+
+def test_personal_data_is_masked_in_every_part(session: Session, engine: Engine) -> None:
+    private = AnswerParts(
+        model_text="We'll email jo@example.com today.",
+        evidence=(EvidenceRecord(1, "Call 07700 900123 for returns.", 0.9),),
+        note="Card 4111 1111 1111 1111 was not charged.",
+        dropped=(DroppedRecord("Ring +44 7700 900123 now.", "unsupported_contact"),),
+    )
+    record_turn(session=session, turn=turn("s-private-parts", 0, parts=private))
+    detail = get_conversation(session=session, conversation_id=1)
+    assert detail is not None
+    assert detail.messages[0].parts == AnswerParts(
+        model_text="We'll email [email] today.",
+        evidence=(EvidenceRecord(1, "Call [phone] for returns.", 0.9),),
+        note="Card [card] was not charged.",
+        dropped=(DroppedRecord("Ring [phone] now.", "unsupported_contact"),),
+    )
+    with engine.connect() as connection:
+        stored = connection.execute(text("SELECT model_text, answer_parts FROM message")).one()
+    raw = f"{stored[0]} {stored[1]}"
+    for secret in ("jo@example.com", "900123", "4111"):
+        assert secret not in raw
+
+
+def test_the_parts_migration_upgrades_a_database_at_0002(
+    database_url: str, engine: Engine, session: Session
+) -> None:
+    record_turn(session=session, turn=turn("s-before", 0))
+    session.close()
+    downgrade(database_url, "0002")
+    inspect(engine).clear_cache()
+    columns = {c["name"] for c in inspect(engine).get_columns("message")}
+    assert "failure" in columns and not {"model_text", "answer_policy", "answer_parts"} & columns
+
+    upgrade(database_url)
+    inspect(engine).clear_cache()
+    columns = {c["name"] for c in inspect(engine).get_columns("message")}
+    assert {"model_text", "answer_policy", "answer_parts"} <= columns
+    with session_factory(engine)() as fresh:
+        record_turn(session=fresh, turn=turn("s-before", 1, parts=PARTS, at=DAY_ONE + HOUR))
+        detail = get_conversation(session=fresh, conversation_id=1)
+    assert detail is not None
+    old, new = detail.messages
+    assert (old.answer, old.parts) == ("Yes, within 30 days [1].", None)  # kept, without parts
+    assert new.parts == PARTS

@@ -1,54 +1,59 @@
-"""The quoted line: the right field of the right product, or nothing."""
+"""The shop's own lines that answer a question: the right field of the right product."""
 
 from __future__ import annotations
 
-from app.chat.evidence import best_evidence
+from app.chat.evidence import select_evidence, units
 from app.eval.answer_eval import declines, facts_found
-from app.index.passage import Passage
-from app.retrieval.published_index import ScoredPassage
+from tests.unit.passages import FAQ, FOOTPRINT, JACKET, RETURNS, TENT, hit
 
 
-def hit(title: str, text: str) -> ScoredPassage:
-    return ScoredPassage(
-        Passage("p", "d", "s", title, title, "", "", "product", text, text, "h", 9), 0.5
+def choose(question: str, passages: list, earlier: tuple[str, ...] = ()) -> list[str]:
+    """The chosen lines with no help from the embedder (every cosine 0)."""
+    similarity = [0.0] * len(units(passages))
+    return [e.text for e in select_evidence(question, earlier, passages, similarity).lines]
+
+
+def test_units_are_verbatim_fields_and_sentences_never_questions_or_labels() -> None:
+    texts = [u.text for u in units([TENT, FAQ])]
+    assert "Minimum weight: 1,550 g (flysheet, inner and poles)" in texts
+    assert "Pitching: Freestanding; fly-first or all-in-one" in texts  # one field, not two
+    assert "Pitches in 1.8 m² of ground." in texts  # "1.8" does not end a sentence
+    assert "Yes, within 60 minutes of placing it." in texts
+    assert not any(t.startswith(("Question:", "SKU:", "Category:")) for t in texts)
+    for unit in units([TENT, FAQ]):
+        assert unit.text in unit.passage.passage.text
+
+
+def test_the_named_products_field_is_chosen_even_below_a_neighbour() -> None:
+    lines = choose("How much does the Stormhollow 2 Tent weigh?", [FOOTPRINT, TENT])
+    assert lines[0] == "Minimum weight: 1,550 g (flysheet, inner and poles)"
+
+
+def test_a_follow_up_keeps_the_product_of_the_conversation() -> None:
+    lines = choose(
+        "how heavy is it?", [FOOTPRINT, TENT], earlier=("Tell me about the Stormhollow 2 tent",)
     )
-
-
-FOOTPRINT = hit("Stormhollow 2 Footprint", "Specs: Weight: 210 g; Dimensions: 210 × 125 cm")
-TENT = hit(
-    "Stormhollow 2 Tent",
-    "Description: A light two-person tent.\n"
-    "Specs: Season: 3-season; Minimum weight: 1,550 g (flysheet, inner and poles); Berth: 2",
-)
-
-
-def test_the_named_products_field_is_quoted_even_below_a_neighbour() -> None:
-    evidence = best_evidence("How much does the Stormhollow 2 Tent weigh?", [FOOTPRINT, TENT])
-    assert evidence is not None
-    assert evidence.number == 2
-    assert evidence.text == "Minimum weight: 1,550 g (flysheet, inner and poles)"
-
-
-HEADLAMP = hit(
-    "Beacon 400 Headlamp",
-    "SKU: FH-ELC-9701\nPrice (GBP): 39\nColours: Black, Orange\n"
-    "Materials: Polycarbonate housing; polyester and elastic headband.",
-)
+    assert lines[0].startswith("Minimum weight: 1,550 g")
 
 
 def test_a_shoppers_word_for_a_field_finds_that_field() -> None:
+    headlamp = hit("Beacon 400 Headlamp", "Price (GBP): 39\nColours: Black, Orange\n"
+                   "Materials: Polycarbonate housing; polyester and elastic headband.")  # fmt: skip
     for question, line in [
         ("How much does the Beacon 400 headlamp cost?", "Price (GBP): 39"),
         ("What colors does the Beacon 400 come in?", "Colours: Black, Orange"),
-        ("What is the Beacon 400 made of?", "Materials: Polycarbonate housing"),
     ]:
-        evidence = best_evidence(question, [HEADLAMP])
-        assert evidence is not None and evidence.text == line, question
+        assert choose(question, [headlamp])[0] == line, question
 
 
-def test_nothing_is_quoted_when_no_line_shares_a_word() -> None:
-    assert best_evidence("Do you sell kayaks?", [FOOTPRINT, TENT]) is None
-    assert best_evidence("anything", []) is None
+def test_two_part_questions_get_a_line_for_each_part() -> None:
+    lines = choose("What's the price and weight of the Cairngorm 800?", [JACKET, TENT])
+    assert set(lines) == {"Price (GBP): 260", "Weight: 470 g (size M)"}
+
+
+def test_the_best_line_is_chosen_even_when_it_is_poor_the_verdict_judges_it() -> None:
+    assert len(choose("Do you sell kayaks?", [FOOTPRINT, RETURNS])) >= 1
+    assert choose("anything", []) == []
 
 
 def test_answer_scoring_helpers() -> None:

@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 from app.transcripts.outbox import Escalation, TranscriptOutbox, turn_from_json, turn_to_json
-from app.transcripts.records import PassageRecord, TurnRecord
+from app.transcripts.records import (
+    AnswerParts,
+    DroppedRecord,
+    EvidenceRecord,
+    PassageRecord,
+    TurnRecord,
+)
+
+PARTS = AnswerParts(
+    model_text="Yes, within 30 days [1].",
+    evidence=(EvidenceRecord(1, "Returns are free within 30 days.", 0.71),),
+    note="(Please check the sources below.)",
+    dropped=(DroppedRecord("Refunds take 2 hours.", "unsupported_number"),),
+    policy="verified",
+    composed=True,
+)
 
 
 def turn(session_id: str, index: int, *, question: str = "Can I return boots?") -> TurnRecord:
@@ -44,12 +61,27 @@ def test_a_turn_survives_the_round_trip_exactly() -> None:
     assert turn_from_json(turn_to_json(shifted)).created_at == original.created_at
 
 
+def test_an_answers_parts_survive_the_round_trip() -> None:
+    original = replace(turn("s1", 3), parts=PARTS)
+    assert turn_from_json(turn_to_json(original)) == original
+    assert json.loads(turn_to_json(original))["parts"]["dropped"] == [
+        {"text": "Refunds take 2 hours.", "reason": "unsupported_number"}
+    ]
+
+
+def test_a_turn_queued_before_answers_had_parts_reads_back_without_them() -> None:
+    queued = json.loads(turn_to_json(turn("s1", 0)))
+    del queued["parts"]  # as an older release wrote it
+    assert turn_from_json(json.dumps(queued)) == turn("s1", 0)
+    assert turn_from_json(json.dumps(queued)).parts == AnswerParts()
+
+
 def test_entries_outlive_the_process_and_leave_only_when_removed(tmp_path: Path) -> None:
     path = tmp_path / "outbox" / "transcripts.sqlite3"
     first = TranscriptOutbox(path)
     at = datetime(2026, 11, 29, 11, 0, tzinfo=UTC)
     ids = [
-        first.put(turn("s1", 0)),
+        first.put(replace(turn("s1", 0), parts=PARTS)),
         first.put(Escalation("s1", "call me back", at)),
         first.put(turn("s2", 0, question="Other shopper")),
         first.put(turn("s1", 1, question="And in blue?")),
@@ -60,7 +92,7 @@ def test_entries_outlive_the_process_and_leave_only_when_removed(tmp_path: Path)
     assert again.depth() == 4
     pending = again.pending()
     assert [p.id for p in pending] == ids
-    assert pending[0].record == turn("s1", 0)
+    assert pending[0].record == replace(turn("s1", 0), parts=PARTS)
     assert pending[1].record == Escalation("s1", "call me back", at)
     assert [t.question for t in again.turns_of("s1")] == ["Can I return boots?", "And in blue?"]
     again.remove(ids[0])

@@ -14,7 +14,9 @@ from app.errors import SessionStoreUnavailableError, TranscriptsUnavailableError
 from app.sessions.base import Turn
 from app.sessions.memory import MemorySessionStore
 from app.sessions.resilient import ResilientSessionStore
-from app.transcripts.records import PassageRecord, TurnRecord
+from app.transcripts.records import AnswerParts, EvidenceRecord, PassageRecord, TurnRecord
+
+NO_PARTS = AnswerParts()  # what a writer that fills no parts hands over
 
 
 class Unplugged(MemorySessionStore):
@@ -63,7 +65,14 @@ class Transcripts:
             raise TranscriptsUnavailableError("the transcript database is unreachable")
         return list(self.turns.get(session_id, []))
 
-    def record(self, session_id: str, question: str, *, age: timedelta = timedelta()) -> None:
+    def record(
+        self,
+        session_id: str,
+        question: str,
+        *,
+        age: timedelta = timedelta(),
+        parts: AnswerParts = NO_PARTS,
+    ) -> None:
         turns = self.turns.setdefault(session_id, [])
         turns.append(
             TurnRecord(
@@ -82,6 +91,7 @@ class Transcripts:
                 generated_tokens=1,
                 passages=(PassageRecord("p#1", "P", "p.md", "/p", 0.8, True),),
                 created_at=datetime.now(UTC) - age,
+                parts=parts,
             )
         )
 
@@ -152,6 +162,28 @@ def test_turns_redis_missed_while_unreachable_are_added_back() -> None:
         async with store.exclusive("s"):
             assert [t.question for t in await store.turns("s")] == ["one", "two"]
         assert [t.question for t in await redis.turns("s")] == ["one", "two"]
+
+    asyncio.run(scenario())
+
+
+def test_restored_turns_give_later_prompts_only_the_models_words() -> None:
+    async def scenario() -> None:
+        redis, transcripts, store = stores()
+        said = AnswerParts(
+            model_text="It weighs 2 kg [1].", evidence=(EvidenceRecord(1, "Weight: 2 kg", 0.8),)
+        )
+        declined = AnswerParts(note="I can't find that on our pages.")
+        transcripts.record("s", "how heavy?", parts=said)
+        transcripts.record("s", "and the tent?", parts=declined)
+        transcripts.record("s", "in blue?")  # recorded before answers had parts
+        redis.down = True
+        history = await store.turns("s")
+        assert [t.answer for t in history] == ["It weighs 2 kg [1].", "", "answer to in blue?"]
+        assert [t.shown for t in history] == [
+            "answer to how heavy?",
+            "answer to and the tent?",
+            "answer to in blue?",
+        ]
 
     asyncio.run(scenario())
 

@@ -32,6 +32,18 @@ def test_turns_are_kept_in_order_and_one_writer_at_a_time() -> None:
     assert asyncio.run(scenario()) == ["a in", "a out", "b in", "b out"]
 
 
+def test_a_turn_keeps_what_the_shopper_read_apart_from_what_the_model_said() -> None:
+    turn = Turn(
+        "tent?", "It weighs 2 kg [1].", ("p#1",), 12.5, shown="It weighs 2 kg [1].\n> Weight: 2 kg"
+    )
+    assert Turn.from_json(turn.to_json()) == turn
+    # saved before turns had ``shown``: the shopper read the answer itself
+    old = Turn.from_json(
+        '{"question": "tent?", "answer": "Yes [1].", "passage_ids": ["p#1"], "at": 3.0}'
+    )
+    assert old == Turn("tent?", "Yes [1].", ("p#1",), 3.0, shown="Yes [1].")
+
+
 def test_evicted_vectors_are_read_back_from_the_store_not_lost() -> None:
     async def scenario() -> None:
         store = MemorySessionStore(ttl_s=60)

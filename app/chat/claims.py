@@ -1,0 +1,162 @@
+"""Claim checks: a sentence of the model's answer is shown only when the shop's text supports it.
+
+Checked against the passages about the product or topic the sentence names (the conversation's
+product when it names none):
+
+- a quotation must be verbatim in a passage;
+- product codes and names (a capitalised word after the first: a place, a brand, a scheme)
+  must be in those passages or in the question;
+- figures (prices, weights, sizes, durations, percentages, counts): each number must be in
+  those passages or in the question, so "the 3-person tent weighs 1,550 g" fails when 1,550 g
+  is the 2-person tent's weight;
+- the sentence must be supported by one statement of those passages (sharing most of its
+  words), and say it the same way, negated or not: "you can return a used tent" fails against
+  "we can't accept tents that have been pitched outdoors". Where equally close statements
+  disagree, the ones chosen as the turn's evidence decide; if they disagree too, it fails.
+
+The checks are plain functions of plain data.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.chat.evidence import FIELD_NAMES, stem
+from app.chat.products import named_titles
+from app.chat.quotes import fabricated_quotes
+from app.retrieval.published_index import ScoredPassage
+from app.retrieval.terms import content_words
+
+UNSUPPORTED_FIGURE = "unsupported_figure"
+UNKNOWN_CODE = "unknown_code"
+WRONG_POLARITY = "unsupported_polarity"
+FABRICATED_QUOTE = "fabricated_quote"
+UNKNOWN_NAME = "unsupported_name"
+UNSUPPORTED = "unsupported_statement"
+
+_MARKER = re.compile(r"\[\d{1,2}\]")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[,.]\d+)*")
+_CODE = re.compile(r"\b[A-Za-z]{2,}-[A-Za-z0-9-]*\d{3,}\b")
+_NEGATION = re.compile(
+    r"\b(?:no|not|never|none|nothing|cannot|can't|won't|don't|doesn't|isn't|aren't|wasn't|"
+    r"weren't|shouldn't|couldn't|mustn't|without|unable|neither|nor)\b|n't\b",
+    re.IGNORECASE,
+)
+_YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
+_LINE = re.compile(r"[^\n]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+_NAME = re.compile(r"(?<=\S )(?:[A-Z][a-z]+|[A-Z]{2,})\b")
+MIN_SHARED_WORDS = 2  # a statement must share this many words with a sentence to speak to it
+MIN_SUPPORT = 0.5  # ... and this share of the sentence's words (fitted on the tuning part)
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A sentence the shopper did not see, and why."""
+
+    text: str
+    reason: str
+
+
+def check_sentence(
+    sentence: str,
+    *,
+    passages: Sequence[ScoredPassage],
+    question: str,
+    product: str | None,
+    evidence: Sequence[str] = (),
+) -> str | None:
+    """Why ``sentence`` may not be shown (one of the reasons above), or None when it may.
+
+    ``evidence`` holds the lines chosen as the turn's answer: they settle a tie between
+    equally close statements that disagree.
+    """
+    body = _MARKER.sub(" ", sentence)
+    if fabricated_quotes(body, passages):
+        return FABRICATED_QUOTE
+    about = _about(body, passages, product)
+    support = " ".join(f"{h.passage.title} {h.passage.text}" for h in about)
+    allowed = f"{support} {question}".lower()
+    for code in _CODE.findall(body):
+        if code.lower() not in allowed:
+            return UNKNOWN_CODE
+    for name in _NAME.findall(body):
+        if name.lower() not in allowed:
+            return UNKNOWN_NAME
+    known = numbers(f"{support} {question}")
+    if any(number not in known for number in numbers(body)):
+        return UNSUPPORTED_FIGURE
+    return _statement_check(body, about, evidence)
+
+
+def _statement_check(
+    sentence: str, passages: Sequence[ScoredPassage], evidence: Sequence[str]
+) -> str | None:
+    """The closest statements of ``passages`` must support ``sentence`` and agree on polarity."""
+    words = _words(sentence) | {FIELD_NAMES[w] for w in content_words(sentence) if w in FIELD_NAMES}
+    if len(words) < 2:
+        return None  # "Yes." / "Thanks!": nothing to check
+    closest: list[str] = []
+    most = 0
+    for statement in _statements(passages):
+        shared = len(words & _words(statement))
+        if shared > most:
+            closest, most = [statement], shared
+        elif shared == most and shared:
+            closest.append(statement)
+    if most < MIN_SHARED_WORDS or most < MIN_SUPPORT * len(words):
+        return UNSUPPORTED
+    polarity = {_negated(s) for s in closest}
+    if len(polarity) > 1:
+        chosen = [s for s in closest if any(s in e or e in s for e in evidence)]
+        polarity = {_negated(s) for s in chosen} if chosen else polarity
+    if polarity != {_negated(sentence)}:
+        return WRONG_POLARITY
+    return None
+
+
+def _words(text: str) -> frozenset[str]:
+    """The sentence's word stems, negations aside (they are compared as polarity), prices
+    without their currency sign ("£289" and "Price (GBP): 289" agree)."""
+    words = (w.strip("£€$") for w in content_words(text) if not _NEGATION.fullmatch(w))
+    return frozenset(stem(w) for w in words if w)
+
+
+def _statements(passages: Sequence[ScoredPassage]) -> list[str]:
+    return [
+        piece
+        for hit in passages
+        for line in _LINE.findall(hit.passage.text)
+        for piece in _SENTENCE_END.split(line)
+        if piece.strip()
+    ]
+
+
+def _about(
+    sentence: str, passages: Sequence[ScoredPassage], product: str | None
+) -> list[ScoredPassage]:
+    """The passages a sentence is about: those of the product it names, else the conversation's
+    product and every passage that is not another product's, else all of them."""
+    titles = [h.passage.title for h in passages if h.passage.kind == "product"]
+    named = named_titles(sentence, titles)
+    if named:
+        return [h for h in passages if h.passage.title in named]
+    if product is not None:
+        return [h for h in passages if h.passage.kind != "product" or h.passage.title == product]
+    return list(passages)
+
+
+def numbers(text: str) -> set[str]:
+    """Numbers as written, thousands separators dropped: "1,550" and "1550" agree."""
+    found = set()
+    for match in _NUMBER.finditer(text):
+        value = match.group(0)
+        found.add(re.sub(r",(?=\d{3}\b)", "", value).rstrip(".,"))
+    return found
+
+
+def _negated(text: str) -> bool:
+    text = _YES_NO.sub(lambda m: "not" if m.group(1).lower() == "no" else "", text)
+    return bool(_NEGATION.search(text))

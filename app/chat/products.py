@@ -1,0 +1,95 @@
+"""Which product a piece of text is about, judged from the titles of the passages at hand.
+
+A shop's product names share words ("Stormhollow 2 Tent", "Stormhollow 3 Tent", "Stormhollow 2
+Footprint"), so a product is named when the distinctive words of its title are there, its model
+number included: "the Stormhollow 3" names the 3-person tent and not the 2. Category words
+("tent", "jacket", "men's") are not distinctive: shoppers leave them out or use their own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from app.retrieval.published_index import ScoredPassage
+from app.retrieval.terms import identifiers
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-.+][a-z0-9]+)*")
+# Words a product title shares with its category, or that say who or what kind it is for.
+GENERIC = frozenset(
+    """the a an and with for of in men mens women womens unisex kids junior adult tent tents
+    jacket jackets trousers trouser boot boots shoe shoes sleeping bag bags backpack rucksack
+    mat stove bottle headlamp torch fleece waterproof lightweight down insulated walking hiking
+    mountain trail running leather""".split()  # noqa: SIM905
+)
+# A model number: digits, or letters and digits together ("3L", "700R", "65+10").
+_NUMBERED = re.compile(r"\d")
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case words of ``text`` with their apostrophes dropped ("men's" → "mens")."""
+    return _TOKEN.findall(text.lower().replace("'", "").replace("’", ""))
+
+
+def name_words(title: str) -> frozenset[str]:
+    """The distinctive words of a product title: its name and model number, no category."""
+    return frozenset(w for w in tokens(title) if w not in GENERIC)
+
+
+def names(text: str, title: str) -> float:
+    """How fully ``text`` names the product called ``title``: 0 (not at all) to 1 (fully).
+
+    A title's model number must be there when the text gives any number for the same name
+    ("Stormhollow 3" does not name "Stormhollow 2 Tent"); otherwise the share of its
+    distinctive words the text holds.
+    """
+    wanted = name_words(title)
+    if not wanted:
+        return 0.0
+    said = set(tokens(text))
+    held = wanted & said
+    if not held or not any(not _NUMBERED.search(w) for w in held):
+        return 0.0  # a bare number ("2") names nothing
+    numbers = {w for w in wanted if _NUMBERED.search(w)}
+    if numbers and not numbers & said:
+        said_numbers = {w for w in said if _NUMBERED.search(w)}
+        if said_numbers:  # another model of the same line
+            return 0.0
+    return len(held) / len(wanted)
+
+
+def named_titles(text: str, titles: Iterable[str], *, threshold: float = 0.5) -> list[str]:
+    """The titles ``text`` names most fully (and with the most of their words: "Stormhollow 2
+    Footprint" over "Stormhollow 2 Tent"), in the given order."""
+    said = set(tokens(text))
+    scored = [
+        ((names(text, title), len(name_words(title) & said)), title)
+        for title in dict.fromkeys(titles)
+    ]
+    named = [s for s in scored if s[0][0] >= threshold]
+    best = max((s[0] for s in named), default=(0.0, 0))
+    return [title for score, title in named if score == best]
+
+
+def subject(texts: Sequence[str], passages: Sequence[ScoredPassage]) -> str | None:
+    """The product the conversation is about: the first of ``texts`` (newest first) that names
+    one product of ``passages``; None when none does, or when the newest naming is ambiguous."""
+    titles = [h.passage.title for h in passages if h.passage.kind == "product"]
+    for text in texts:
+        coded = {h.passage.title for h in passages if _has_code(h, identifiers(text))}
+        if len(coded) == 1:
+            return coded.pop()
+        named = named_titles(text, titles)
+        if len(named) == 1:
+            return named[0]
+        if named:
+            return None
+    return None
+
+
+def _has_code(hit: ScoredPassage, codes: set[str]) -> bool:
+    """The passage is the record of one of ``codes`` (its SKU or record key)."""
+    if hit.passage.kind != "product" or not codes:
+        return False
+    key = hit.passage.document_id.rpartition("#")[2].lower()
+    return key in codes or any(f"sku: {code}" in hit.passage.text.lower() for code in codes)

@@ -1,0 +1,81 @@
+"""Hold a streamed answer back by sentence, and show only the sentences that pass the checks.
+
+The guard before it stops leaks and planted links; this gate judges claims, which need a whole
+sentence. The prompt's layout ends the answer wherever it appears; a sentence that repeats an
+earlier one is dropped; each kept sentence gets its citation marker if it lacks one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from app.chat.citations import attribute, strip_invalid_markers
+from app.chat.claims import Dropped
+from app.chat.scaffolding import scaffolding_start
+from app.retrieval.published_index import ScoredPassage
+from app.retrieval.terms import content_words
+
+# a sentence ends at . ! ? before a space, glued to a capital after a word, or at a newline
+_BOUNDARY = re.compile(r"(?<=[.!?])\s+|(?<=[a-z\])][.!?])(?=[A-Z])|\n+")
+_MARKER = re.compile(r"\[\d{1,2}\]")
+QUOTE_BLOCK = "quote_block"
+REPEATED = "repeated"
+
+Check = Callable[[str], "str | None"]
+
+
+class SentenceGate:
+    """``feed`` the text the guard released, show what it returns, then ``finish``."""
+
+    def __init__(self, check: Check, passages: Sequence[ScoredPassage]) -> None:
+        self._check = check
+        self._passages = passages
+        self._pending = ""
+        self._seen: set[str] = set()
+        self.kept: list[str] = []
+        self.dropped: list[Dropped] = []
+        self.stopped = False  # the layout began: nothing after it is the answer
+
+    @property
+    def text(self) -> str:
+        return "".join(self.kept).strip()
+
+    def feed(self, text: str) -> str:
+        if self.stopped:
+            return ""
+        self._pending += text
+        start = scaffolding_start(self._pending)
+        if start is not None:
+            self._pending = self._pending[:start]
+            self.stopped = True
+            return self.finish()
+        shown = []
+        while (match := _BOUNDARY.search(self._pending)) is not None:
+            sentence, self._pending = self._pending[: match.end()], self._pending[match.end() :]
+            shown.append(self._judge(sentence))
+        return "".join(shown)
+
+    def finish(self) -> str:
+        rest, self._pending = self._pending, ""
+        return self._judge(rest) if rest.strip() else ""
+
+    def _judge(self, sentence: str) -> str:
+        body = sentence.strip()
+        if not body:
+            return sentence if self.kept else ""
+        if body.startswith(">"):
+            self.dropped.append(Dropped(body, QUOTE_BLOCK))
+            return ""
+        key = " ".join(content_words(_MARKER.sub(" ", body)))
+        if len(key.split()) >= 3 and key in self._seen:
+            self.dropped.append(Dropped(body, REPEATED))
+            return ""
+        reason = self._check(body)
+        if reason is not None:
+            self.dropped.append(Dropped(body, reason))
+            return ""
+        self._seen.add(key)
+        marked = attribute(strip_invalid_markers(sentence, len(self._passages)), self._passages)
+        self.kept.append(marked)
+        return marked

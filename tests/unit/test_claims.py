@@ -1,0 +1,65 @@
+"""Claim checks: figures, codes, names, statements and polarity against the shop's text."""
+
+from __future__ import annotations
+
+from app.chat.claims import (
+    FABRICATED_QUOTE,
+    UNKNOWN_CODE,
+    UNKNOWN_NAME,
+    UNSUPPORTED,
+    UNSUPPORTED_FIGURE,
+    WRONG_POLARITY,
+    check_sentence,
+)
+from tests.unit.passages import FAQ, FOOTPRINT, RETURNS, TENT
+
+PASSAGES = [TENT, FOOTPRINT, RETURNS, FAQ]
+
+
+def check(
+    sentence: str, *, product: str | None = None, question: str = "", evidence=()
+) -> str | None:
+    return check_sentence(
+        sentence, passages=PASSAGES, question=question, product=product, evidence=evidence
+    )
+
+
+def test_a_figure_of_the_named_product_passes_and_of_another_product_fails() -> None:
+    assert check("The Stormhollow 2 Tent weighs 1,550 g [1].") is None
+    assert check("The Stormhollow 2 Footprint weighs 1550 g.") == UNSUPPORTED_FIGURE
+    assert check("It costs £289.", product="Stormhollow 2 Tent") is None
+    assert check("It costs £35.", product="Stormhollow 2 Tent") == UNSUPPORTED_FIGURE
+
+
+def test_an_invented_figure_fails_and_a_figure_from_the_question_passes() -> None:
+    assert check("You have 45 days to return unused items.") == UNSUPPORTED_FIGURE
+    assert check("Delivery to 2 addresses is possible.", question="Can I ship to 2 addresses?") != (
+        UNSUPPORTED_FIGURE
+    )
+
+
+def test_codes_and_names_must_be_in_the_passages() -> None:
+    assert check("The footprint is FH-TNT-7099.") == UNKNOWN_CODE
+    assert check("We deliver to Australia within 30 days.") == UNKNOWN_NAME
+    assert check("Standard delivery to Northern Ireland costs £6.95.") is None
+
+
+def test_polarity_must_agree_with_the_closest_statement() -> None:
+    assert check("No, we can't accept tents that have been pitched outdoors.") is None
+    assert check("You can return tents that have been pitched outdoors.") == WRONG_POLARITY
+    assert (
+        check("It does not fit the Stormhollow 3 Tent.", product="Stormhollow 2 Footprint") is None
+    )
+    assert check("It fits the Stormhollow 3 Tent.", product="Stormhollow 2 Footprint") == (
+        WRONG_POLARITY
+    )
+
+
+def test_a_statement_no_passage_supports_fails() -> None:
+    assert check("Our tents are handmade by mountain elves in secret workshops.") == UNSUPPORTED
+    assert check("Thanks!") is None
+
+
+def test_a_quotation_must_be_verbatim() -> None:
+    assert check("Our policy says “we can't accept tents that have been pitched outdoors”.") is None
+    assert check("Our policy says “we never accept tents from Ireland at all”.") == FABRICATED_QUOTE

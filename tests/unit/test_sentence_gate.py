@@ -1,0 +1,67 @@
+"""The sentence gate and the layout cut: what a streamed model answer may show."""
+
+from __future__ import annotations
+
+from app.chat.claims import check_sentence
+from app.chat.quotes import fabricated_quotes, remove_quote_blocks, verbatim
+from app.chat.scaffolding import STOP_SEQUENCES, scaffolding_start, strip_scaffolding
+from app.chat.sentence_gate import QUOTE_BLOCK, REPEATED, SentenceGate
+from tests.unit.passages import FOOTPRINT, RETURNS, TENT
+
+PASSAGES = [TENT, FOOTPRINT, RETURNS]
+
+
+def gate() -> SentenceGate:
+    return SentenceGate(
+        lambda s: check_sentence(s, passages=PASSAGES, question="", product="Stormhollow 2 Tent"),
+        PASSAGES,
+    )
+
+
+def stream(g: SentenceGate, pieces: list[str]) -> list[str]:
+    shown = [g.feed(p) for p in pieces]
+    shown.append(g.finish())
+    return shown
+
+
+def test_a_sentence_is_shown_only_once_complete_and_checked() -> None:
+    g = gate()
+    shown = stream(g, ["The Stormhollow 2 Tent we", "ighs 1,550 g. It costs £9", "99. Thanks"])
+    assert shown[0] == ""  # nothing before the first sentence is complete
+    assert "1,550 g [1]" in shown[1]  # checked, then given its citation
+    assert "£999" not in "".join(shown)
+    assert [d.reason for d in g.dropped] == ["unsupported_figure"]
+    assert g.text.startswith("The Stormhollow 2 Tent weighs 1,550 g [1].")
+
+
+def test_the_layout_ends_the_answer_in_any_case_or_spacing() -> None:
+    g = gate()
+    shown = stream(g, ["The Stormhollow 2 Tent weighs 1,550 g.\ncustomer  QUESTION: and", " more"])
+    assert g.stopped
+    assert "QUESTION" not in "".join(shown) and "more" not in "".join(shown)
+    assert strip_scaffolding("Fine.\n>>> Shop information: x") == "Fine.\n"
+    assert scaffolding_start("All good here.") is None
+    assert "\nCustomer question:" in STOP_SEQUENCES and ">>>" in STOP_SEQUENCES
+
+
+def test_model_written_quote_blocks_and_repeats_are_dropped() -> None:
+    g = gate()
+    text = "".join(
+        stream(
+            g,
+            [
+                "The tent weighs 1,550 g.\n> “We ship to Ireland for free.” [1]\n",
+                "The tent weighs 1,550 g.\n",
+            ],
+        )
+    )
+    assert "Ireland" not in text
+    assert [d.reason for d in g.dropped] == [QUOTE_BLOCK, REPEATED]
+
+
+def test_quotations_are_checked_word_for_word() -> None:
+    assert verbatim("we can't accept tents that have been pitched outdoors", PASSAGES)
+    assert verbatim("“We  can’t accept tents that have been pitched outdoors.” [3]", PASSAGES)
+    assert not verbatim("we can't accept tents from Ireland", PASSAGES)
+    assert fabricated_quotes("> “We can't accept gas canisters from Ireland.” [1]", PASSAGES)
+    assert remove_quote_blocks("Yes.\n> “made up”\nNo.") == "Yes.\nNo."
