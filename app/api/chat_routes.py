@@ -226,6 +226,15 @@ def done_payload(outcome: TurnOutcome, message_id: int | None) -> dict[str, Any]
             "generated": outcome.stats.generated_tokens,
         },
         "index_version": outcome.index_version,
+        "parts": {
+            "policy": outcome.answer_policy,
+            "model_text": outcome.model_text,
+            "evidence": [{"number": e.number, "text": e.text} for e in outcome.evidence],
+            "note": outcome.note,
+            "composed": outcome.composed,
+            "declined": outcome.declined,
+            "dropped": len(outcome.dropped),
+        },
     }
 
 

@@ -35,8 +35,20 @@ WRONG_POLARITY = "unsupported_polarity"
 FABRICATED_QUOTE = "fabricated_quote"
 UNKNOWN_NAME = "unsupported_name"
 UNSUPPORTED = "unsupported_statement"
+MODEL_DECLINED = "model_declined"
 
 _MARKER = re.compile(r"\[\d{1,2}\]")
+_DECLINES = re.compile(
+    r"\b(?:don't|do not|doesn't|does not|didn't|did not) (?:know|have (?:any |that |this )?"
+    r"(?:information|details)|say|mention|list|include|specify)"
+    r"|\b(?:not|n't) sure\b|\b(?:couldn't|could not|can't|cannot|unable to) (?:find|answer|say)"
+    r"|\bno (?:information|details|mention)\b|\bnot (?:mentioned|listed|stated|specified)\b"
+    r"|\bmember of (?:our|the) (?:support )?team\b",
+    re.IGNORECASE,
+)
+_YES_NO_QUESTION = re.compile(
+    r"^\W*(?:is|are|can|could|do|does|did|will|would|has|have|should|may)\b", re.IGNORECASE
+)
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[,.]\d+)*")
 _CODE = re.compile(r"\b[A-Za-z]{2,}-[A-Za-z0-9-]*\d{3,}\b")
 _NEGATION = re.compile(
@@ -74,6 +86,8 @@ def check_sentence(
     equally close statements that disagree.
     """
     body = _MARKER.sub(" ", sentence)
+    if declines(body):
+        return MODEL_DECLINED  # the evidence was judged to hold the answer: it is shown instead
     if fabricated_quotes(body, passages):
         return FABRICATED_QUOTE
     about = _about(body, passages, product)
@@ -88,19 +102,38 @@ def check_sentence(
     known = numbers(f"{support} {question}")
     if any(number not in known for number in numbers(body)):
         return UNSUPPORTED_FIGURE
+    if evidence and yes_no_question(question):
+        # a yes or a no must agree with the lines shown as the answer, not any statement
+        about = [h for h in about if any(line in h.passage.text for line in evidence)] or about
+        return _statement_check(body, about, evidence, statements=evidence)
     return _statement_check(body, about, evidence)
 
 
+def declines(text: str) -> bool:
+    """True when ``text`` says it does not know or hands the shopper to a person."""
+    return bool(_DECLINES.search(text))
+
+
+def yes_no_question(question: str) -> bool:
+    """ "Is it…", "Can I…", "Does it…": a question answered by yes or no."""
+    return bool(_YES_NO_QUESTION.match(question))
+
+
 def _statement_check(
-    sentence: str, passages: Sequence[ScoredPassage], evidence: Sequence[str]
+    sentence: str,
+    passages: Sequence[ScoredPassage],
+    evidence: Sequence[str],
+    *,
+    statements: Sequence[str] | None = None,
 ) -> str | None:
-    """The closest statements of ``passages`` must support ``sentence`` and agree on polarity."""
+    """The closest statements of ``passages`` (or the given ``statements``) must support
+    ``sentence`` and agree with it on polarity."""
     words = _words(sentence) | {FIELD_NAMES[w] for w in content_words(sentence) if w in FIELD_NAMES}
     if len(words) < 2:
         return None  # "Yes." / "Thanks!": nothing to check
     closest: list[str] = []
     most = 0
-    for statement in _statements(passages):
+    for statement in _statements(passages) if statements is None else statements:
         shared = len(words & _words(statement))
         if shared > most:
             closest, most = [statement], shared

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from app.retrieval.published_index import ScoredPassage
 
-_QUOTED = re.compile(r"[“\"]([^”\"]{12,})[”\"]")
+_QUOTED = re.compile(r"“([^”\n]{12,})”|\"([^\"\n]{12,})\"")
 _BLOCK = re.compile(r"(?m)^[ \t]*>.*(?:\n|$)")
 _MARKER = re.compile(r"\[\d{1,2}\]")
 _NORMAL = re.compile(r"[\s“”\"'‘’*]+")
@@ -35,6 +35,6 @@ def remove_quote_blocks(text: str) -> str:
 
 def fabricated_quotes(text: str, passages: Sequence[ScoredPassage]) -> list[str]:
     """Quotations in ``text`` (quotation marks or block quotes) that no passage holds verbatim."""
-    found = [m.group(1) for m in _QUOTED.finditer(text)]
+    found = [m.group(1) or m.group(2) for m in _QUOTED.finditer(text)]
     found += [line.lstrip(" \t>").strip() for line in _BLOCK.findall(text)]
     return [q for q in found if q and not verbatim(q.strip('“”" '), passages)]

@@ -21,6 +21,8 @@ _BOUNDARY = re.compile(r"(?<=[.!?])\s+|(?<=[a-z\])][.!?])(?=[A-Z])|\n+")
 _MARKER = re.compile(r"\[\d{1,2}\]")
 QUOTE_BLOCK = "quote_block"
 REPEATED = "repeated"
+BARE_YES_NO = "bare_yes_no"
+_BARE_YES_NO = re.compile(r"\W*(?:yes|no|yep|nope|sure)\W*(?:\[\d{1,2}\])?\W*", re.IGNORECASE)
 
 Check = Callable[[str], "str | None"]
 
@@ -67,9 +69,14 @@ class SentenceGate:
         if body.startswith(">"):
             self.dropped.append(Dropped(body, QUOTE_BLOCK))
             return ""
+        words = re.findall(r"\w+", _MARKER.sub(" ", body).lower())
         key = " ".join(content_words(_MARKER.sub(" ", body)))
-        if len(key.split()) >= 3 and key in self._seen:
+        looping = len(words) >= 4 and len(set(words)) < len(words) / 2  # "no, no, no, no"
+        if looping or (len(key.split()) >= 3 and key in self._seen):
             self.dropped.append(Dropped(body, REPEATED))
+            return ""
+        if _BARE_YES_NO.fullmatch(body):
+            self.dropped.append(Dropped(body, BARE_YES_NO))  # a yes or no with nothing to check
             return ""
         reason = self._check(body)
         if reason is not None:

@@ -273,8 +273,6 @@ class ChatService:
         if self._options.answer_policy != "extractive":
             async for text in self._generate(outcome, prompt, earlier, question, selection):
                 yield text
-            if outcome.blocked is not None and not outcome.model_text:
-                return  # withheld: the shop's lines are not shown after a caught attack
         rest = self._finish(outcome, selection, prompt.passages)
         if rest:
             yield rest
@@ -366,12 +364,9 @@ class ChatService:
         outcome.timings["decode"] = outcome.stats.decode_s
         outcome.model_text = gate.text
         outcome.dropped = gate.dropped
-        if guard.blocked is not None:
+        if guard.blocked is not None:  # the shop's own lines still answer (see _finish)
             outcome.blocked = guard.blocked
             logger.warning("cut an answer short (%s) in turn %s", guard.blocked, request.request_id)
-            if not outcome.model_text:
-                outcome.answer = outcome.note = WITHHELD.format(shop=options.shop_name)
-                yield outcome.answer
 
     def _finish(
         self, outcome: TurnOutcome, selection: Selection, passages: list[ScoredPassage]
@@ -398,6 +393,9 @@ class ChatService:
             outcome.note = LOW_GROUNDEDNESS_NOTE.strip()
             rest += LOW_GROUNDEDNESS_NOTE
             answer += LOW_GROUNDEDNESS_NOTE
+        if not answer and outcome.blocked is not None:
+            outcome.answer = outcome.note = WITHHELD.format(shop=self._options.shop_name)
+            return outcome.answer
         if not answer:
             self._decline_honestly(outcome, "no_match")
             return outcome.answer

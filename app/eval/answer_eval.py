@@ -26,27 +26,14 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from app.chat.claims import numbers
+from app.chat.claims import declines, numbers
 from app.chat.quotes import fabricated_quotes
 from app.chat.scaffolding import scaffolding_start
 from app.chat.service import LOW_GROUNDEDNESS_NOTE, ChatService, Done, TurnOutcome
 from app.eval.datasets import Case
 from app.eval.metrics import overall_and_by_category
 
-_DECLINES = re.compile(
-    r"\b(?:don't|do not|doesn't|does not|didn't|did not) (?:know|have (?:any |that |this )?"
-    r"(?:information|details)|say|mention|list|include|specify)"
-    r"|\b(?:not|n't) sure\b|\b(?:couldn't|could not|can't|cannot|unable to) (?:find|answer|say)"
-    r"|\bno (?:information|details|mention)\b|\bnot (?:mentioned|listed|stated|specified)\b"
-    r"|\bmember of (?:our|the) (?:support )?team\b",
-    re.IGNORECASE,
-)
 _SQUASH = re.compile(r"[\s,\u00a0\u2009\u202f]+")
-
-
-def declines(answer: str) -> bool:
-    """True when the answer says it does not know or hands the shopper to a person."""
-    return bool(_DECLINES.search(answer))
 
 
 def facts_found(answer: str, facts: Sequence[str]) -> float:
@@ -115,9 +102,10 @@ async def _ask(chat: ChatService, session: str, question: str) -> TurnOutcome:
 
 
 def score(case: Case, outcome: TurnOutcome) -> dict[str, Any]:
-    # the caution note offers a person too, but it is not the model declining
-    said = outcome.answer.replace(LOW_GROUNDEDNESS_NOTE.strip(), "")
-    declined = not outcome.answered or declines(said)
+    # what declines is the model's own words or the service's note (the caution note offers a
+    # person too, but it is not a decline); the shop's quoted lines may say "a member of the team"
+    note = "" if outcome.note == LOW_GROUNDEDNESS_NOTE.strip() else outcome.note
+    declined = not outcome.answered or declines(outcome.model_text) or declines(note)
     cited = {c.passage.passage.document_id for c in outcome.citations}
     row: dict[str, Any] = {
         "id": case.id,

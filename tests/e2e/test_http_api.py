@@ -164,3 +164,46 @@ def test_metrics_count_turns_stages_tokens_and_feedback(live_server: LiveServer)
     assert values['shopdesk_tokens_total{kind="generated"}'] >= 1
     assert values['shopdesk_feedback_total{rating="up"}'] >= 1
     assert values["shopdesk_turns_in_flight"] == 0
+
+
+def test_the_three_turn_conversation_answers_or_declines_and_never_invents_a_quote(
+    live_server: LiveServer,
+) -> None:
+    """The conversation a new user tried (issue 12): every quotation the shopper reads is
+    word for word in a passage the turn was given, no layout line shows, and each turn either
+    carries the shop's fact or declines with a person offered."""
+    from app.chat.quotes import fabricated_quotes, normalised
+    from app.chat.scaffolding import scaffolding_start
+    from app.eval.answer_eval import declines
+
+    session = start(live_server)
+    expected = {
+        "Can I return a tent I pitched once?": "pitched outdoors",
+        "How long do I have?": "30 days",
+        "Do you ship to Ireland?": "ireland",
+    }
+    for question, fact in expected.items():
+        done = chat(live_server, session, question)[-1][1]
+        answer = done["answer"]
+        given = " ".join(s["snippet"] for s in done["sources"])
+        quoted = [
+            q for q in fabricated_quotes(answer, []) if normalised(q) not in normalised(given)
+        ]
+        assert not quoted or _all_in_passages(live_server, quoted), (question, answer)
+        assert scaffolding_start(answer) is None, answer
+        assert fact in answer.lower() or declines(answer), (question, answer)
+    history = httpx.get(f"{live_server.url}/api/sessions/{session}/messages", timeout=10).json()
+    assert [turn["question"] for turn in history] == list(expected)
+
+
+def _all_in_passages(server: LiveServer, quotes: list[str]) -> bool:
+    """Each quotation is verbatim in a passage of the served index (the snippets are cut at
+    240 characters, so a longer quoted line is looked up by search)."""
+    from app.chat.quotes import normalised
+
+    for quote in quotes:
+        hits = httpx.get(f"{server.url}/api/search", params={"q": quote, "k": 5}, timeout=30).json()
+        texts = [normalised(h["text"]) for h in hits["hits"]]
+        if not any(normalised(quote.strip('“”" ').rstrip(".")) in t for t in texts):
+            return False
+    return True
