@@ -52,6 +52,7 @@ PRODUCT_WEIGHT = 0.3
 OTHER_PRODUCT_PENALTY = 0.3
 RANK_PENALTY = 0.02
 LABEL_WEIGHT = 0.15
+CONTINUE = True  # quote a prose sentence with the one after it (tuning part: see QUALITY.md)
 SECOND_LINE_MARGIN = 0.4  # a second line must score within this of the first
 
 
@@ -62,6 +63,7 @@ class Unit:
     number: int
     text: str
     passage: ScoredPassage
+    continued: str = ""  # the unit with the sentence after it, verbatim ("" when none)
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def units(passages: Sequence[ScoredPassage]) -> list[Unit]:
     """Every quotable unit of ``passages``, in passage order."""
     found: list[Unit] = []
     for number, hit in enumerate(passages, start=1):
-        found.extend(Unit(number, text, hit) for text in _quotable(hit.passage.text))
+        found.extend(Unit(number, text, hit, more) for text, more in _quotable(hit.passage.text))
     return found
 
 
@@ -134,8 +136,19 @@ def select_evidence(
     matched: set[str] = set()
     for _, unit, _ in chosen:
         matched |= asked & stems(f"{unit.passage.passage.title} {unit.text}")
-    lines = tuple(Evidence(u.number, u.text, round(s, 4)) for s, u, _ in chosen)
+    lines = tuple(Evidence(u.number, _quoted_text(u, chosen), round(s, 4)) for s, u, _ in chosen)
     return Selection(lines, product, frozenset(matched))
+
+
+def _quoted_text(unit: Unit, chosen: Sequence[tuple[float, Unit, frozenset[str]]]) -> str:
+    """A prose sentence is quoted with the one after it (which often completes it: the phone
+    number after "call us", the amount after "there is a fee"), unless that one is chosen
+    too or the two are too long to quote."""
+    if not CONTINUE or not unit.continued or len(unit.continued) > MAX_QUOTE_CHARS:
+        return unit.text
+    if any(other.text in unit.continued and other is not unit for _, other, _ in chosen):
+        return unit.text
+    return unit.continued
 
 
 def asked_stems(question: str) -> frozenset[str]:
@@ -158,25 +171,41 @@ def stem(word: str) -> str:
     return word[:STEM]
 
 
-def _quotable(text: str) -> list[str]:
-    """Quotable units: record fields (a "Specs: a: 1; b: 2" line as its fields), FAQ answers and
-    prose as sentences; each is a verbatim substring of ``text``."""
-    found: list[str] = []
+def _quotable(text: str) -> list[tuple[str, str]]:
+    """Quotable units with their continuation: record fields (a "Specs: a: 1; b: 2" line as its
+    fields), FAQ answers and prose as sentences, each a verbatim substring of ``text``; a
+    sentence's continuation is it and the sentence after it, as written ("" for the last)."""
+    found: list[tuple[str, str]] = []
     for line in (raw.strip() for raw in _LINE.findall(text)):
         if not line or line.startswith(_NOT_STATEMENTS):
             continue
         fields = _fields(line)
         if fields:
-            found.extend(fields)
+            found.extend((f, "") for f in fields)
         elif len(line) > 120 or line.startswith("Answer:") or line.startswith("Description:"):
-            found.extend(s.strip() for s in _SENTENCE_END.split(_unlabelled(line)))
+            found.extend(_sentences(_unlabelled(line)))
         else:
-            found.append(line)
+            found.append((line, ""))
     return [
-        u
-        for u in found
+        (u, more)
+        for u, more in found
         if len(content_words(u)) >= 2 and len(u) <= MAX_QUOTE_CHARS and not u.endswith("?")
     ]
+
+
+def _sentences(prose: str) -> list[tuple[str, str]]:
+    """Each sentence of ``prose`` and the span of it with the next one, both verbatim."""
+    bounds, start = [], 0
+    for end in _SENTENCE_END.finditer(prose):
+        bounds.append((start, end.start()))
+        start = end.end()
+    bounds.append((start, len(prose)))
+    spans = [(a, b) for a, b in bounds if prose[a:b].strip()]
+    pairs = []
+    for i, (a, b) in enumerate(spans):
+        more = prose[a : spans[i + 1][1]] if i + 1 < len(spans) else ""
+        pairs.append((prose[a:b].strip(), more.strip()))
+    return pairs
 
 
 def _fields(line: str) -> list[str]:

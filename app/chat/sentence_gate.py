@@ -22,6 +22,7 @@ _MARKER = re.compile(r"\[\d{1,2}\]")
 QUOTE_BLOCK = "quote_block"
 REPEATED = "repeated"
 BARE_YES_NO = "bare_yes_no"
+FRAGMENT = "fragment"
 _BARE_YES_NO = re.compile(r"\W*(?:yes|no|yep|nope|sure)\W*(?:\[\d{1,2}\])?\W*", re.IGNORECASE)
 
 Check = Callable[[str], "str | None"]
@@ -77,6 +78,9 @@ class SentenceGate:
             return ""
         if _BARE_YES_NO.fullmatch(body):
             self.dropped.append(Dropped(body, BARE_YES_NO))  # a yes or no with nothing to check
+            return ""
+        if len(key.split()) < 2 or body.startswith("|"):
+            self.dropped.append(Dropped(body, FRAGMENT))  # "I'm not.", "Eleanor", a table row
             return ""
         reason = self._check(body)
         if reason is not None:

@@ -326,16 +326,22 @@ class ChatService:
                 prompt.passages, question, *(f"{t.question}\n{t.answer}" for t in earlier)
             ),
         )
-        gate = SentenceGate(
-            lambda sentence: check_sentence(
-                sentence,
-                passages=prompt.passages,
-                question=question,
-                product=selection.product,
-                evidence=[e.text for e in selection.lines],
-            ),
-            prompt.passages,
-        )
+        checking = [0.0]
+
+        def check(sentence: str) -> str | None:
+            started = time.perf_counter()
+            try:
+                return check_sentence(
+                    sentence,
+                    passages=prompt.passages,
+                    question=question,
+                    product=selection.product,
+                    evidence=[e.text for e in selection.lines],
+                )
+            finally:
+                checking[0] += time.perf_counter() - started
+
+        gate = SentenceGate(check, prompt.passages)
         mark = time.perf_counter()
         first = True
         stream = self._engine.stream(request)
@@ -364,6 +370,7 @@ class ChatService:
         outcome.timings["decode"] = outcome.stats.decode_s
         outcome.model_text = gate.text
         outcome.dropped = gate.dropped
+        outcome.timings["claims"] = checking[0]
         if guard.blocked is not None:  # the shop's own lines still answer (see _finish)
             outcome.blocked = guard.blocked
             logger.warning("cut an answer short (%s) in turn %s", guard.blocked, request.request_id)

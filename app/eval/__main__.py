@@ -49,6 +49,10 @@ def main(argv: list[str] | None = None) -> int:
         help="also answer the shop's questions with the real engine (default: yes)",
     )  # fmt: skip
     parser.add_argument("--limit", type=int, default=0, help="only the first N shop questions")
+    parser.add_argument(
+        "--part", choices=("all", "tuning", "report"), default="all",
+        help="answer only this part of the labelled questions (tuning: for development)",
+    )  # fmt: skip
     parser.add_argument("--out-dir", type=Path, default=REPO / "bench-results")
     args = parser.parse_args(argv)
 
@@ -67,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     wanted = set(args.sets.split(","))
     shop_cases = datasets.shop_cases()[: args.limit or None]
-    answer_cases = datasets.answer_cases()[: args.limit or None]
+    answer_cases = [c for c in datasets.answer_cases() if args.part in ("all", c.part)]
+    answer_cases = answer_cases[: args.limit or None]
 
     def retrieval(name: str, cases: list[datasets.Case], index: IndexSource) -> None:
         results["retrieval"][name] = {
@@ -96,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.answers:
             results["answers"] = asyncio.run(_answers(shop, answer_cases))
     guidelines = EVAL / "abcd" / "guidelines.json"
-    if args.answers and guidelines.exists():
+    if args.answers and guidelines.exists() and args.part != "tuning":
         with tempfile.TemporaryDirectory() as scratch:
             abcd = settings.model_copy(
                 update={"data_dir": Path(scratch) / "data", "knowledge_dir": Path(scratch) / "kb"}
@@ -150,6 +155,8 @@ ANSWER_COLUMNS = (
     "wrong_polarity",
     "polarity_stated",
     "scaffolding_shown",
+    "check_ms_p50",
+    "check_ms_p95",
     "cites",
     "citation_precision",
     "groundedness",

@@ -45,10 +45,14 @@ def facts_found(answer: str, facts: Sequence[str]) -> float:
 
 
 _YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
-_NEGATIVE = re.compile(
-    r"\b(?:not|never|cannot|no longer)\b|n't\b|\bno (?:\w+ )?(?:is|are)\b", re.IGNORECASE
+# "you can't", "it doesn't", "we do": a pronoun with a verb that answers yes or no
+_ANSWERING = re.compile(
+    r"\b(?:you|we|it|they|this|these|that|those|i)\s+(?:(?:can|do|does|will|would|is|are|"
+    r"should|may|could|have|has)(?P<neg>n't|'t|’t|\s+not|\s+never|\s+no longer)?|"
+    r"(?P<cannot>cannot|won't|won’t)|"
+    r"(?:fits?|includes?|comes?))\b",
+    re.IGNORECASE,
 )
-_POSITIVE = re.compile(r"\b(?:can|does|do|is|are|will|fits?|includes?|comes? with)\b", re.I)
 
 
 def stated_polarity(model_text: str) -> str | None:
@@ -60,9 +64,10 @@ def stated_polarity(model_text: str) -> str | None:
     explicit = _YES_NO.match(first)
     if explicit:
         return explicit.group(1).lower()
-    if _NEGATIVE.search(first):
-        return "no"
-    return "yes" if _POSITIVE.search(first) else None
+    answering = _ANSWERING.search(first)
+    if answering is None:
+        return None
+    return "no" if answering.group("neg") or answering.group("cannot") else "yes"
 
 
 def unsupported_figures(outcome: TurnOutcome) -> list[str]:
@@ -122,6 +127,9 @@ def score(case: Case, outcome: TurnOutcome) -> dict[str, Any]:
         "fabricated_quotes": fabricated_quotes(outcome.answer, outcome.passages),
         "unsupported_figures": unsupported_figures(outcome),
         "scaffolding": scaffolding_start(outcome.answer) is not None,
+        "check_ms": round(
+            1000 * (outcome.timings.get("evidence", 0.0) + outcome.timings.get("claims", 0.0)), 2
+        ),
     }
     if case.polarity is not None:
         row["stated_polarity"] = stated_polarity(outcome.model_text)
@@ -155,6 +163,9 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         result["fabricated_quotes"] = sum(len(r["fabricated_quotes"]) for r in subset)
         result["unsupported_figures"] = _mean(float(bool(r["unsupported_figures"])) for r in subset)
         result["scaffolding_shown"] = sum(r["scaffolding"] for r in subset)
+        costs = sorted(r["check_ms"] for r in subset)
+        result["check_ms_p50"] = costs[len(costs) // 2]
+        result["check_ms_p95"] = costs[min(len(costs) - 1, int(0.95 * len(costs)))]
         polar = [r for r in subset if "wrong_polarity" in r]
         if polar:
             result["wrong_polarity"] = _mean(float(r["wrong_polarity"]) for r in polar)

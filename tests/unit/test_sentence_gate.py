@@ -30,7 +30,7 @@ def test_a_sentence_is_shown_only_once_complete_and_checked() -> None:
     assert shown[0] == ""  # nothing before the first sentence is complete
     assert "1,550 g [1]" in shown[1]  # checked, then given its citation
     assert "£999" not in "".join(shown)
-    assert [d.reason for d in g.dropped] == ["unsupported_figure"]
+    assert [d.reason for d in g.dropped] == ["unsupported_figure", "fragment"]  # "Thanks"
     assert g.text.startswith("The Stormhollow 2 Tent weighs 1,550 g [1].")
 
 
