@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -65,6 +66,8 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
             logger.warning("%s; chat answers wait for a published index", exc)
         encoder = QueryEncoder(embedder)
         stack.push_async_callback(encoder.close)
+        line_vectors = LineVectors(encoder, embedder)
+        stack.push_async_callback(line_vectors.close)
         transcripts = SqlTranscripts.open(settings.transcripts_url)
         stack.callback(transcripts.close)
         durable = await stack.enter_async_context(
@@ -113,8 +116,10 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
                 min_groundedness=settings.min_groundedness,
                 answer_policy=settings.answer_policy,
             ),
-            line_vectors=LineVectors(encoder),
+            line_vectors=line_vectors,
         )
+        with contextlib.suppress(IndexNotPublishedError):
+            chat.warm_lines()  # the evidence lines of the served version, in the background
         metrics = ChatMetrics()
         metrics.registry.register(
             FaultReadings(outbox=durable.stats, sessions=store.stats, engine=engine.stats)

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import identifiers
 
+_POSSESSIVE = re.compile(r"(?<=[a-z0-9])['’]s\b")
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-.+][a-z0-9]+)*")
 # Words a product title shares with its category, or that say who or what kind it is for.
 GENERIC = frozenset(
@@ -27,8 +28,10 @@ _NUMBERED = re.compile(r"\d")
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-case words of ``text`` with their apostrophes dropped ("men's" → "mens")."""
-    return _TOKEN.findall(text.lower().replace("'", "").replace("’", ""))
+    """Lower-case words of ``text``: a possessive "'s" after a name or number dropped ("800's" →
+    "800"), other apostrophes removed ("men's" → "mens")."""
+    text = _POSSESSIVE.sub("", text.lower())  # "the Cairngorm 800's shell"
+    return _TOKEN.findall(text.replace("'", "").replace("’", ""))
 
 
 def name_words(title: str) -> frozenset[str]:

@@ -297,11 +297,19 @@ class ChatService:
     async def _select(
         self, question: str, turns: list[Turn], passages: list[ScoredPassage]
     ) -> Selection:
+        self.warm_lines()
         texts = [unit.text for unit in units(passages)]
         question_vector = await self._encoder.encode(question)
         similarity = (await self._lines.vectors(texts)) @ question_vector if texts else []
         earlier = [t.question for t in reversed(turns)][: self._options.history_turns_for_retrieval]
         return select_evidence(question, earlier, passages, [float(x) for x in similarity])
+
+    def warm_lines(self) -> None:
+        """Start embedding every quotable line of a newly served version, in the background."""
+        version = self._retriever.index.current().version
+        if version.id != self._lines.warmed_version:
+            every = [ScoredPassage(p, 0.0) for p in version.passages]
+            self._lines.warm_soon(version.id, [unit.text for unit in units(every)])
 
     async def _generate(
         self,

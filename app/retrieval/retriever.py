@@ -54,6 +54,10 @@ class Retriever:
         self._lexical_weight = lexical_weight
         self._depth = depth or max(20, top_k * 4)
 
+    @property
+    def index(self) -> IndexSource:
+        return self._index
+
     def search(self, queries: list[np.ndarray], texts: Sequence[str] = ()) -> Retrieval:
         """Top passages for the query vectors and texts; ``texts[0]`` is the question itself."""
         served = self._index.current()
