@@ -235,10 +235,10 @@ class Settings(BaseSettings):
     answer_policy: Literal["generative", "verified", "extractive"] = Field(
         "verified",
         description=(
-            "What the shopper reads. `verified`: the model's sentences that pass the claim "
-            "checks, with the shop's own lines quoted when they add to it (composed from those "
-            "lines when nothing passes); `generative`: the checked sentences alone, the shop's "
-            "lines only when nothing passes; `extractive`: the shop's lines only, no model call."
+            "What the shopper reads. `verified`: the shop's own lines that answer, shown at "
+            "once, then the model's sentences that pass the claim checks; `generative`: the "
+            "checked sentences alone, the shop's lines only when none passes; `extractive`: "
+            "the shop's lines only, no model call."
         ),
     )
     min_groundedness: float = Field(

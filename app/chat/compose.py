@@ -1,7 +1,7 @@
 """Answers composed from the shop's own lines, phrased by templates rather than by the model.
 
-Used when the model's checked text does not carry the answer (or is not asked for at all, in the
-``extractive`` policy), and to show the evidence under a model's answer. Every quoted line is a
+Shown first in the ``verified`` policy (at once, before the model's checked sentences), alone in
+the ``extractive`` one, and in the ``generative`` one when nothing the model said passed. Every quoted line is a
 verbatim unit of a passage the turn was given, cited by its passage number.
 """
 
@@ -32,16 +32,21 @@ def decline(reason: str, *, shop: str) -> str:
     return DECLINES.get(reason, DECLINES["floor"]).format(shop=shop) + OFFER
 
 
-def quoted(lines: Sequence[Evidence]) -> str:
-    """The evidence as block quotes, one line each, with their citations."""
-    return "\n".join(f"> “{line.text}” [{line.number}]" for line in lines)
-
-
-def composed(lines: Sequence[Evidence], passages: Sequence[ScoredPassage]) -> str:
-    """An answer made of the shop's own lines: "Our returns policy says: …"."""
+def composed_pieces(lines: Sequence[Evidence], passages: Sequence[ScoredPassage]) -> list[str]:
+    """An answer made of the shop's own lines, as it streams: where they come from ("Here is
+    what our returns page says:"), then each line as a block quote with its citation."""
     if not lines:
-        return ""
-    return f"{lead_in(passages[lines[0].number - 1])}\n\n{quoted(lines)}"
+        return []
+    head = lead_in(passages[lines[0].number - 1])
+    return [
+        head,
+        *(
+            f"\n\n> “{line.text}” [{line.number}]"
+            if i == 0
+            else f"\n> “{line.text}” [{line.number}]"
+            for i, line in enumerate(lines)
+        ),
+    ]
 
 
 def lead_in(hit: ScoredPassage) -> str:

@@ -31,11 +31,15 @@ Check = Callable[[str], "str | None"]
 class SentenceGate:
     """``feed`` the text the guard released, show what it returns, then ``finish``."""
 
-    def __init__(self, check: Check, passages: Sequence[ScoredPassage]) -> None:
+    def __init__(
+        self, check: Check, passages: Sequence[ScoredPassage], *, known: Sequence[str] = ()
+    ) -> None:
+        """``known``: lines the shopper has already been shown (a sentence repeating one is
+        dropped)."""
         self._check = check
         self._passages = passages
         self._pending = ""
-        self._seen: set[str] = set()
+        self._seen: set[str] = {" ".join(content_words(_MARKER.sub(" ", k))) for k in known}
         self.kept: list[str] = []
         self.dropped: list[Dropped] = []
         self.stopped = False  # the layout began: nothing after it is the answer

@@ -12,7 +12,7 @@ from app.chat.answer_checks import grounding_text
 from app.chat.answerability import judge
 from app.chat.citations import Citation, cited, groundedness
 from app.chat.claims import Dropped, check_sentence
-from app.chat.compose import composed, decline, quoted
+from app.chat.compose import composed_pieces, decline
 from app.chat.evidence import Evidence, Selection, select_evidence, units
 from app.chat.guard import WITHHELD, answer_guard
 from app.chat.messages import clean_message
@@ -270,10 +270,20 @@ class ChatService:
             self._decline_honestly(outcome, verdict.reason or "no_match")
             yield outcome.answer
             return
-        if self._options.answer_policy != "extractive":
+        policy = self._options.answer_policy
+        lines = [e for e in selection.lines if not self._leaks.leaked(e.text)]
+        shown = ""
+        if policy != "generative" and lines:  # the shop's own words first, at once
+            outcome.evidence, outcome.composed = tuple(lines), True
+            for piece in composed_pieces(lines, prompt.passages):
+                shown += piece
+                yield piece
+        if policy != "extractive":
+            separator = "\n\n" if shown else ""
             async for text in self._generate(outcome, prompt, earlier, question, selection):
-                yield text
-        rest = self._finish(outcome, selection, prompt.passages)
+                yield separator + text
+                shown, separator = shown + separator + text, ""
+        rest = self._finish(outcome, lines, prompt.passages, shown)
         if rest:
             yield rest
 
@@ -349,7 +359,7 @@ class ChatService:
             finally:
                 checking[0] += time.perf_counter() - started
 
-        gate = SentenceGate(check, prompt.passages)
+        gate = SentenceGate(check, prompt.passages, known=[e.text for e in selection.lines])
         mark = time.perf_counter()
         first = True
         stream = self._engine.stream(request)
@@ -384,35 +394,32 @@ class ChatService:
             logger.warning("cut an answer short (%s) in turn %s", guard.blocked, request.request_id)
 
     def _finish(
-        self, outcome: TurnOutcome, selection: Selection, passages: list[ScoredPassage]
+        self,
+        outcome: TurnOutcome,
+        lines: list[Evidence],
+        passages: list[ScoredPassage],
+        shown: str,
     ) -> str:
-        """The shop's lines after the model's checked text (or instead of it); returns what is
-        still to be shown."""
+        """Settle the answer from what was shown; returns what is still to be shown (the shop's
+        lines when the generative policy's model said nothing that passed, a caution, a
+        decline)."""
         said = outcome.model_text
-        lines = [e for e in selection.lines if not self._leaks.leaked(e.text)]
-        if said and self._options.answer_policy == "verified":
-            lines = [e for e in lines if _squashed(e.text) not in _squashed(said)]
-        elif said:
-            lines = []  # generative: the checked text stands alone
-        outcome.evidence = tuple(lines)
-        if said:
-            addition = f"\n\n{quoted(lines)}" if lines else ""
-        else:
-            outcome.composed = bool(lines)
-            addition = composed(lines, passages)
-        answer = (said + addition).strip()
+        rest = ""
+        if not shown.strip() and lines:  # generative, nothing of the model's passed
+            outcome.evidence, outcome.composed = tuple(lines), True
+            rest = "".join(composed_pieces(lines, passages))
+        answer = (shown + rest).strip()
         outcome.groundedness = groundedness(answer, passages)
         outcome.citations = cited(answer, passages)
-        rest = addition if said else answer
-        if said and outcome.groundedness < self._options.min_groundedness and not lines:
+        if said and not outcome.evidence and outcome.groundedness < self._options.min_groundedness:
             outcome.note = LOW_GROUNDEDNESS_NOTE.strip()
             rest += LOW_GROUNDEDNESS_NOTE
             answer += LOW_GROUNDEDNESS_NOTE
-        if not answer and outcome.blocked is not None:
-            outcome.answer = outcome.note = WITHHELD.format(shop=self._options.shop_name)
-            return outcome.answer
         if not answer:
-            self._decline_honestly(outcome, "no_match")
+            if outcome.blocked is not None:
+                outcome.answer = outcome.note = WITHHELD.format(shop=self._options.shop_name)
+            else:
+                self._decline_honestly(outcome, "no_match")
             return outcome.answer
         outcome.answer = answer
         return rest
