@@ -59,7 +59,8 @@ def test_conversation_keeps_history_and_reuses_its_prefix(
     outcomes = [ask(portal, stack.chat, session, q)[0] for q in questions]
     history = portal.call(stack.chat.history, session)
     assert [t.question for t in history] == questions
-    assert [t.answer for t in history] == [o.answer for o in outcomes]
+    assert [t.shown for t in history] == [o.answer for o in outcomes]
+    assert [t.answer for t in history] == [o.model_text for o in outcomes]  # what prompts see
     # the system prompt and the earlier turns are a cached prefix by the third turn
     assert outcomes[2].stats.cached_tokens > 0
     assert outcomes[2].stats.prefilled_tokens < outcomes[2].stats.prompt_tokens
@@ -167,6 +168,7 @@ def redis_chat(stack: Any, prefix: str) -> tuple[ChatService, RedisSessionStore]
         engine=stack.engine,
         prompt_format=stack.chat._format,
         options=stack.chat._options,
+        line_vectors=stack.chat._lines,
     )
     return chat, store
 

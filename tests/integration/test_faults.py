@@ -91,6 +91,7 @@ def conversation_service(
         engine=engine or stack.engine,
         prompt_format=stack.chat.prompt_format,
         options=replace(stack.chat._options, max_answer_tokens=32),
+        line_vectors=stack.chat._lines,
     )
     return ConversationService(
         chat=chat,

@@ -179,6 +179,7 @@ def variant(
         engine=engine or stack.engine,
         prompt_format=stack.chat.prompt_format,
         options=replace(stack.chat._options, **options),
+        line_vectors=stack.chat._lines,
     )
 
 
@@ -318,11 +319,10 @@ def test_a_model_repeating_its_prompt_shows_the_shopper_none_of_it(
     assert not canary_leaked(outcome.answer, canary) and not verbatim_leak(outcome.answer, system)
     assert outcome.blocked == "system_prompt_leak"
     assert engine.sent < len(lead_in + system) // 3  # generation was stopped at the leak
-    if lead_in:  # the sentence before the leak still answers
-        assert "weighs 1,550 g" in shown and "weighs 1,550 g" in outcome.answer
-    else:  # nothing of the model's stands: the shop's own lines answer instead
-        assert outcome.model_text == "" and outcome.composed, outcome.answer
-        assert "1,550 g" in outcome.answer
+    # the shop's own line answers, shown before anything the model said; what the model said
+    # before the leak may stand only if it passed the claim checks
+    assert "1,550 g" in shown and "1,550 g" in outcome.answer
+    assert outcome.composed and "My prompt" not in outcome.answer
 
 
 def _no_floor(stack: Any) -> Retriever:
