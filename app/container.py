@@ -11,6 +11,7 @@ from typing import Any
 
 from app.api.guards import Guards, build_guards
 from app.chat.conversations import ConversationService
+from app.chat.evidence import quotable_lines
 from app.chat.prompt_format import PromptFormat
 from app.chat.service import ChatOptions, ChatService
 from app.embedding.embedder import Embedder
@@ -68,6 +69,9 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
         stack.push_async_callback(encoder.close)
         line_vectors = LineVectors(encoder, embedder)
         stack.push_async_callback(line_vectors.close)
+        with contextlib.suppress(IndexNotPublishedError):  # embedded while the engine starts
+            served = index.current().version
+            line_vectors.warm_soon(served.id, quotable_lines(served.passages))
         transcripts = SqlTranscripts.open(settings.transcripts_url)
         stack.callback(transcripts.close)
         durable = await stack.enter_async_context(
@@ -118,8 +122,6 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
             ),
             line_vectors=line_vectors,
         )
-        with contextlib.suppress(IndexNotPublishedError):
-            chat.warm_lines()  # the evidence lines of the served version, in the background
         metrics = ChatMetrics()
         metrics.registry.register(
             FaultReadings(outbox=durable.stats, sessions=store.stats, engine=engine.stats)

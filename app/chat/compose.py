@@ -1,8 +1,8 @@
 """Answers composed from the shop's own lines, phrased by templates rather than by the model.
 
 Shown first in the ``verified`` policy (at once, before the model's checked sentences), alone in
-the ``extractive`` one, and in the ``generative`` one when nothing the model said passed. Every quoted line is a
-verbatim unit of a passage the turn was given, cited by its passage number.
+the ``extractive`` one, and in the ``generative`` one when nothing the model said passed. Every
+quoted line is a verbatim unit of a passage the turn was given, cited by its passage number.
 """
 
 from __future__ import annotations

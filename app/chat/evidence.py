@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.chat.products import subject
+from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import content_words
 
@@ -88,6 +89,12 @@ def units(passages: Sequence[ScoredPassage]) -> list[Unit]:
     for number, hit in enumerate(passages, start=1):
         found.extend(Unit(number, text, hit, more) for text, more in _quotable(hit.passage.text))
     return found
+
+
+def quotable_lines(passages: Sequence[Passage]) -> list[str]:
+    """Every distinct quotable unit of ``passages``: what the line-vector cache is warmed with."""
+    every = [ScoredPassage(p, 0.0) for p in passages]
+    return list(dict.fromkeys(unit.text for unit in units(every)))
 
 
 def select_evidence(

@@ -13,7 +13,7 @@ from app.chat.answerability import judge
 from app.chat.citations import Citation, cited, groundedness
 from app.chat.claims import Dropped, check_sentence
 from app.chat.compose import composed_pieces, decline
-from app.chat.evidence import Evidence, Selection, select_evidence, units
+from app.chat.evidence import Evidence, Selection, quotable_lines, select_evidence, units
 from app.chat.guard import WITHHELD, answer_guard
 from app.chat.messages import clean_message
 from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
@@ -318,8 +318,7 @@ class ChatService:
         """Start embedding every quotable line of a newly served version, in the background."""
         version = self._retriever.index.current().version
         if version.id != self._lines.warmed_version:
-            every = [ScoredPassage(p, 0.0) for p in version.passages]
-            self._lines.warm_soon(version.id, [unit.text for unit in units(every)])
+            self._lines.warm_soon(version.id, quotable_lines(version.passages))
 
     async def _generate(
         self,
