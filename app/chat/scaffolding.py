@@ -1,8 +1,9 @@
 """The prompt's own layout must never reach the shopper: fences, role labels, headings.
 
-A small model goes on to write the next exchange of the layout ("Customer question: …"), or
-echoes its fences. The engine stops at the usual spellings; whatever other casing or spacing
-gets through is cut here: from the first layout line on, nothing is the answer.
+A small model goes on to write the next exchange of the layout ("Customer question: …"), echoes
+its fences, or imitates the "Question: … Answer: …" records of the shop's FAQ. The engine stops
+at the usual spellings; whatever other casing or spacing gets through is cut here: from the first
+layout line on, nothing is the answer.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ STOP_SEQUENCES = (
 # A layout label in any case or spacing, at a line start or after a sentence.
 _LABEL = re.compile(
     r"(?:^|(?<=[\n.!?])\s*)\s*(?:customer\s*(?:question|answer)|shop\s*information|"
-    r"reference\s*data|user|assistant|system)\s*(?:\(|:)",
+    r"reference\s*data|user|assistant|system|question|answer)\s*(?:\(|:)",
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"<<<|>>>|<\|[a-z_]+\|>", re.IGNORECASE)

@@ -23,6 +23,7 @@ QUOTE_BLOCK = "quote_block"
 REPEATED = "repeated"
 BARE_YES_NO = "bare_yes_no"
 FRAGMENT = "fragment"
+ECHO = "echoed_question"
 _BARE_YES_NO = re.compile(r"\W*(?:yes|no|yep|nope|sure)\W*(?:\[\d{1,2}\])?\W*", re.IGNORECASE)
 
 Check = Callable[[str], "str | None"]
@@ -32,11 +33,17 @@ class SentenceGate:
     """``feed`` the text the guard released, show what it returns, then ``finish``."""
 
     def __init__(
-        self, check: Check, passages: Sequence[ScoredPassage], *, known: Sequence[str] = ()
+        self,
+        check: Check,
+        passages: Sequence[ScoredPassage],
+        *,
+        known: Sequence[str] = (),
+        question: str = "",
     ) -> None:
         """``known``: lines the shopper has already been shown (a sentence repeating one is
         dropped)."""
         self._check = check
+        self._question = frozenset(content_words(question))
         self._passages = passages
         self._pending = ""
         self._seen: set[str] = {" ".join(content_words(_MARKER.sub(" ", k))) for k in known}
@@ -86,6 +93,9 @@ class SentenceGate:
         if len(key.split()) < 2 or body.startswith("|"):
             self.dropped.append(Dropped(body, FRAGMENT))  # "I'm not.", "Eleanor", a table row
             return ""
+        if body.rstrip(" [0-9]").endswith("?") and _echoes(key, self._question):
+            self.dropped.append(Dropped(body, ECHO))  # the shopper's question said back
+            return ""
         reason = self._check(body)
         if reason is not None:
             self.dropped.append(Dropped(body, reason))
@@ -94,3 +104,9 @@ class SentenceGate:
         marked = attribute(strip_invalid_markers(sentence, len(self._passages)), self._passages)
         self.kept.append(marked)
         return marked
+
+
+def _echoes(key: str, question: frozenset[str]) -> bool:
+    """Most of a question-shaped sentence's words are the shopper's own."""
+    words = key.split()
+    return bool(words) and sum(w in question for w in words) >= 0.6 * len(words)

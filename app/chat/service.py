@@ -358,7 +358,9 @@ class ChatService:
             finally:
                 checking[0] += time.perf_counter() - started
 
-        gate = SentenceGate(check, prompt.passages, known=[e.text for e in selection.lines])
+        gate = SentenceGate(
+            check, prompt.passages, known=[e.text for e in selection.lines], question=question
+        )
         mark = time.perf_counter()
         first = True
         stream = self._engine.stream(request)

@@ -65,3 +65,11 @@ def test_quotations_are_checked_word_for_word() -> None:
     assert not verbatim("we can't accept tents from Ireland", PASSAGES)
     assert fabricated_quotes("> “We can't accept gas canisters from Ireland.” [1]", PASSAGES)
     assert remove_quote_blocks("Yes.\n> “made up”\nNo.") == "Yes.\nNo."
+
+
+def test_faq_labels_and_an_echoed_question_are_not_the_answer() -> None:
+    g = SentenceGate(lambda s: None, PASSAGES, question="How long does the refund take?")
+    text = "".join(stream(g, ["Refunds take 5 days.\nHow long does the refund take?\n",
+                              "Question: How long?\nAnswer: 5 days."]))  # fmt: skip
+    assert text.strip() == "Refunds take 5 days."
+    assert g.stopped and [d.reason for d in g.dropped] == ["echoed_question"]
