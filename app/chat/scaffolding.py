@@ -32,10 +32,18 @@ STOP_SEQUENCES = (
 # A layout label in any case or spacing, at a line start or after a sentence.
 _LABEL = re.compile(
     r"(?:^|(?<=[\n.!?])\s*)\s*(?:customer\s*(?:question|answer)|shop\s*information|"
-    r"reference\s*data|user|assistant|system|question|answer)\s*(?:\(|:)",
+    r"reference\s*data|user|assistant|system|question)\s*(?:\(|:)",
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"<<<|>>>|<\|[a-z_]+\|>", re.IGNORECASE)
+
+
+_LEADING_ANSWER = re.compile(r"^\s*answer\s*:\s*", re.IGNORECASE)
+
+
+def without_answer_label(text: str) -> str:
+    """An answer that begins "Answer: …", as the FAQ records do, without the label."""
+    return _LEADING_ANSWER.sub("", text, count=1)
 
 
 def strip_scaffolding(text: str) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from app.chat.citations import attribute, strip_invalid_markers
 from app.chat.claims import Dropped
-from app.chat.scaffolding import scaffolding_start
+from app.chat.scaffolding import scaffolding_start, without_answer_label
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import content_words
 
@@ -24,6 +24,8 @@ REPEATED = "repeated"
 BARE_YES_NO = "bare_yes_no"
 FRAGMENT = "fragment"
 ECHO = "echoed_question"
+LAYOUT = "prompt_layout"  # the rest of the answer, from where the prompt's layout began
+MAX_RECORDED = 200
 _BARE_YES_NO = re.compile(r"\W*(?:yes|no|yep|nope|sure)\W*(?:\[\d{1,2}\])?\W*", re.IGNORECASE)
 
 Check = Callable[[str], "str | None"]
@@ -61,6 +63,10 @@ class SentenceGate:
         self._pending += text
         start = scaffolding_start(self._pending)
         if start is not None:
+            cut = self._pending[start:].strip()
+            self.dropped.append(
+                Dropped(cut[:MAX_RECORDED] + ("…" if len(cut) > MAX_RECORDED else ""), LAYOUT)
+            )
             self._pending = self._pending[:start]
             self.stopped = True
             return self.finish()
@@ -75,6 +81,8 @@ class SentenceGate:
         return self._judge(rest) if rest.strip() else ""
 
     def _judge(self, sentence: str) -> str:
+        if not self.kept and not self.dropped:
+            sentence = without_answer_label(sentence)
         body = sentence.strip()
         if not body:
             return sentence if self.kept else ""

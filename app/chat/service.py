@@ -8,6 +8,8 @@ import uuid
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from app.chat.answer_checks import grounding_text
 from app.chat.answerability import judge
 from app.chat.citations import Citation, cited, groundedness
@@ -196,7 +198,7 @@ class ChatService:
             if retrieval.passages:
                 shown: list[str] = []
                 try:
-                    async for text in self._answer(outcome, turns, question):
+                    async for text in self._answer(outcome, turns, question, vector):
                         shown.append(text)
                         yield Delta(text)
                 except EngineUnavailableError as exc:  # timed out, or the engine died
@@ -256,13 +258,13 @@ class ChatService:
         outcome.answer = outcome.note = decline(reason, shop=self._options.shop_name)
 
     async def _answer(
-        self, outcome: TurnOutcome, turns: list[Turn], question: str
+        self, outcome: TurnOutcome, turns: list[Turn], question: str, vector: np.ndarray
     ) -> AsyncIterator[str]:
         """Choose the shop's lines that answer; decline, compose or generate-and-check."""
         earlier = [t for t in turns if (t.shown or t.answer) not in self._withheld]
         prompt = self._prompt(outcome, earlier, question)
         mark = time.perf_counter()
-        selection = await self._select(question, turns, prompt.passages)
+        selection = await self._select(question, vector, turns, prompt.passages)
         verdict = judge(question, selection, prompt.passages)
         outcome.timings["evidence"] = time.perf_counter() - mark
         outcome.answer_policy = self._options.answer_policy
@@ -305,12 +307,11 @@ class ChatService:
         return prompt
 
     async def _select(
-        self, question: str, turns: list[Turn], passages: list[ScoredPassage]
+        self, question: str, vector: np.ndarray, turns: list[Turn], passages: list[ScoredPassage]
     ) -> Selection:
         self.warm_lines()
         texts = [unit.text for unit in units(passages)]
-        question_vector = await self._encoder.encode(question)
-        similarity = (await self._lines.vectors(texts)) @ question_vector if texts else []
+        similarity = (await self._lines.vectors(texts)) @ vector if texts else []
         earlier = [t.question for t in reversed(turns)][: self._options.history_turns_for_retrieval]
         return select_evidence(question, earlier, passages, [float(x) for x in similarity])
 

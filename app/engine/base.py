@@ -39,7 +39,8 @@ class GenerationStats:
 
 @dataclass(frozen=True)
 class GenerationChunk:
-    """A piece of streamed text; the last chunk of a request has ``stats`` set."""
+    """A piece of streamed text; the last chunk of a request has ``stats`` set (an engine may
+    also set the prompt's counts on the first, for a caller that stops reading early)."""
 
     text: str
     stats: GenerationStats | None = field(default=None)

@@ -69,13 +69,18 @@ class VllmEngine:
         started = time.perf_counter()
         last: Any = None
         generated = 0  # DELTA outputs carry only the new tokens: count them as they come
+        counted = False  # the prompt's counts went out with the first chunk
         try:
             async for output in self._llm.generate(request.prompt, params, request.request_id):
                 last = output
                 text = output.outputs[0].text if output.outputs else ""
                 generated += len(output.outputs[0].token_ids) if output.outputs else 0
                 if text and not output.finished:
-                    yield GenerationChunk(text)
+                    # the first chunk carries the prompt's counts: a caller that stops reading
+                    # early (the answer checks cut it) still knows what was prefilled and cached
+                    early = None if counted else _stats(output, 0.0, early=True)
+                    counted = True
+                    yield GenerationChunk(text, early)
                 elif output.finished:
                     stats = _stats(output, time.perf_counter() - started)
                     stats.generated_tokens = generated
@@ -88,12 +93,15 @@ class VllmEngine:
             raise EngineUnavailableError("the vLLM engine returned nothing")
 
 
-def _stats(output: Any, wall_s: float) -> GenerationStats:
+def _stats(output: Any, wall_s: float, *, early: bool = False) -> GenerationStats:
     metrics = getattr(output, "metrics", None)
     stats = GenerationStats(
         prompt_tokens=len(output.prompt_token_ids or []),
         cached_tokens=int(getattr(output, "num_cached_tokens", 0) or 0),
     )
+    if early:
+        stats.generated_tokens = len(output.outputs[0].token_ids) if output.outputs else 0
+        return stats
     if metrics is not None and getattr(metrics, "first_token_ts", None):
         stats.queue_s = max(0.0, metrics.scheduled_ts - metrics.queued_ts)
         stats.prefill_s = max(0.0, metrics.first_token_ts - metrics.scheduled_ts)

@@ -72,4 +72,4 @@ def test_faq_labels_and_an_echoed_question_are_not_the_answer() -> None:
     text = "".join(stream(g, ["Refunds take 5 days.\nHow long does the refund take?\n",
                               "Question: How long?\nAnswer: 5 days."]))  # fmt: skip
     assert text.strip() == "Refunds take 5 days."
-    assert g.stopped and [d.reason for d in g.dropped] == ["echoed_question"]
+    assert g.stopped and [d.reason for d in g.dropped] == ["echoed_question", "prompt_layout"]
