@@ -97,7 +97,10 @@ def main() -> int:
                 started = time.perf_counter()
                 if variant == "naive":
                     matrix = embedder.embed(texts)
-                else:
+                else:  # a line cut by the passage budget is new: embedded on demand, as served
+                    missing = [t for t in texts if t not in warm]
+                    if missing:
+                        warm.update(zip(missing, embedder.embed(missing), strict=True))
                     matrix = np.stack([warm[t] for t in texts])
                 selection = select_evidence(
                     case.question, case.history[::-1], passages, (matrix @ vector).tolist()
