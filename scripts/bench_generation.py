@@ -68,7 +68,7 @@ CONVERSATION = [
 
 
 async def one_turn(chat: Any, session: str, question: str) -> dict[str, Any]:
-    from app.chat.service import Delta, Done
+    from app.chat.outcome import Delta, Done
 
     started = time.perf_counter()
     first = 0.0

@@ -17,7 +17,7 @@ from app.api.guards import busy, guards_of, limit_requests, limit_turns
 from app.api.problems import PROBLEM_RESPONSES
 from app.chat.conversations import ConversationService, Recorded
 from app.chat.messages import clean_message, readable_text
-from app.chat.service import Delta, TurnOutcome
+from app.chat.outcome import Delta, TurnOutcome
 from app.chat.session_ids import is_valid_session_id, new_session_id
 from app.errors import (
     EngineUnavailableError,

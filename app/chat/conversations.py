@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
 
-from app.chat.service import ChatEvent, ChatService, Done, TurnOutcome
+from app.chat.outcome import ChatEvent, Done, TurnOutcome
+from app.chat.service import ChatService
 from app.errors import ShopdeskError
 from app.observability.metrics import ChatMetrics
 from app.sessions.base import Turn

@@ -7,7 +7,7 @@ import os
 import secrets
 import sys
 
-from app.chat.service import Delta, Done
+from app.chat.outcome import Delta, Done
 from app.container import build_container
 from app.errors import InvalidMessageError, ShopdeskError
 from app.settings import Settings

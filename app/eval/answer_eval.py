@@ -27,9 +27,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.chat.claims import declines, numbers
+from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, Done, TurnOutcome
 from app.chat.quotes import fabricated_quotes
 from app.chat.scaffolding import scaffolding_start
-from app.chat.service import LOW_GROUNDEDNESS_NOTE, ChatService, Done, TurnOutcome
+from app.chat.service import ChatService
 from app.eval.datasets import Case
 from app.eval.metrics import overall_and_by_category
 

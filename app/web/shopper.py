@@ -11,7 +11,7 @@ import gradio as gr
 from app.api.admission import TurnAdmission
 from app.api.chat_routes import done_payload
 from app.chat.conversations import ConversationService, Recorded
-from app.chat.service import Delta
+from app.chat.outcome import Delta
 from app.chat.session_ids import new_session_id
 from app.errors import (
     EngineUnavailableError,

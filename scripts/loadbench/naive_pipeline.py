@@ -31,9 +31,9 @@ from transformers import (
 )
 
 from app.chat.citations import groundedness, strip_invalid_markers
+from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, NOTHING_FOUND
 from app.chat.prompt import HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
-from app.chat.service import LOW_GROUNDEDNESS_NOTE, NOTHING_FOUND
 from app.modelstore import resolve_embedder, resolve_generator
 from app.retrieval.published_index import PublishedIndex
 from app.retrieval.retriever import Retriever

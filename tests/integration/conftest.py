@@ -45,7 +45,7 @@ def stack(portal: BlockingPortal, chat_settings: Any) -> Iterator[Any]:
 
 def ask(portal: BlockingPortal, chat: Any, session_id: str, message: str) -> tuple[Any, list[str]]:
     """One turn, collected: (outcome, streamed pieces)."""
-    from app.chat.service import Delta, Done
+    from app.chat.outcome import Delta, Done
 
     async def run() -> tuple[Any, list[str]]:
         pieces: list[str] = []

@@ -13,7 +13,8 @@ import redis.asyncio as aioredis
 from anyio.from_thread import BlockingPortal
 
 from app.chat.citations import strip_invalid_markers
-from app.chat.service import NOTHING_FOUND, ChatService, Delta, Done
+from app.chat.outcome import NOTHING_FOUND, Delta, Done
+from app.chat.service import ChatService
 from app.errors import InvalidMessageError
 from app.index import versions
 from app.sessions.redis_store import RedisSessionStore

@@ -30,7 +30,8 @@ from sqlalchemy import func, select
 
 from app.api.chat_routes import _events
 from app.chat.conversations import ConversationService, Recorded
-from app.chat.service import ENGINE_FAILED, ChatService, Delta
+from app.chat.outcome import ENGINE_FAILED, Delta
+from app.chat.service import ChatService
 from app.container import _session_store
 from app.engine.supervisor import supervised_engine
 from app.errors import TranscriptsUnavailableError

@@ -32,7 +32,8 @@ import pytest
 from anyio.from_thread import BlockingPortal
 
 from app.chat.guard import WITHHELD
-from app.chat.service import ChatService, Delta, Done
+from app.chat.outcome import Delta, Done
+from app.chat.service import ChatService
 from app.engine.base import GenerationChunk, GenerationStats
 from app.modelstore import resolve_embedder
 from app.retrieval.published_index import PublishedIndex
