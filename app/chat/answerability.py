@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.chat.evidence import Selection, asked_stems, stems
-from app.chat.products import name_words
+from app.chat.products import PRODUCT_CODE, name_words
 from app.retrieval.published_index import ScoredPassage
 
 # "size XL", "in XXL", "UK 11", "EU 44", "size 10"
@@ -38,7 +38,6 @@ _NOT_NAMES = frozenset(
 
 
 _WORD = re.compile(r"[a-z0-9]+")
-_CODE = re.compile(r"\b[A-Za-z]{2,}-[A-Za-z0-9-]*\d{3,}\b")  # a product code: FH-TNT-7020
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,7 @@ def judge(question: str, selection: Selection, passages: Sequence[ScoredPassage]
     if not selection.lines:
         return Verdict(False, "no_match")
     everything = " ".join(f"{h.passage.title} {h.passage.text}" for h in passages).lower()
-    for code in _CODE.findall(question):
+    for code in PRODUCT_CODE.findall(question):
         if code.lower() not in everything:
             return Verdict(False, "unknown_code")
     asked = _asked_sizes(question)
@@ -61,7 +60,7 @@ def judge(question: str, selection: Selection, passages: Sequence[ScoredPassage]
         if stated and not stated & asked:
             return Verdict(False, "other_size")
     known = set(_WORD.findall(everything))
-    plain = _CODE.sub(" ", question)
+    plain = PRODUCT_CODE.sub(" ", question)
     for name in _names(plain):
         if not set(_WORD.findall(name.lower())) <= known:
             return Verdict(False, "unknown_name")

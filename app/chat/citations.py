@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import content_words
 
-_MARKER = re.compile(r"\[(\d{1,2})\]")
+MARKER = re.compile(r"\[(\d{1,2})\]")  # a citation marker, [n]
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Citation:
 def cited(answer: str, passages: Sequence[ScoredPassage]) -> list[Citation]:
     """Passages the answer points at with [n], in order of first mention; bad numbers ignored."""
     seen: dict[int, Citation] = {}
-    for match in _MARKER.finditer(answer):
+    for match in MARKER.finditer(answer):
         number = int(match.group(1))
         if 1 <= number <= len(passages) and number not in seen:
             seen[number] = Citation(number, passages[number - 1])
@@ -34,7 +34,7 @@ def strip_invalid_markers(answer: str, passage_count: int) -> str:
     def keep(match: re.Match[str]) -> str:
         return match.group(0) if 1 <= int(match.group(1)) <= passage_count else ""
 
-    return _MARKER.sub(keep, answer)
+    return MARKER.sub(keep, answer)
 
 
 def groundedness(answer: str, passages: Sequence[ScoredPassage]) -> float:
@@ -43,7 +43,7 @@ def groundedness(answer: str, passages: Sequence[ScoredPassage]) -> float:
     A cheap, model-free signal: 1.0 means every content word appears in what was retrieved;
     an answer that invents figures or products scores low. An empty answer scores 0.
     """
-    words = content_words(_MARKER.sub(" ", answer))
+    words = content_words(MARKER.sub(" ", answer))
     if not words:
         return 0.0
     support = set(content_words(" ".join(f"{h.passage.title} {h.passage.text}" for h in passages)))
@@ -52,13 +52,13 @@ def groundedness(answer: str, passages: Sequence[ScoredPassage]) -> float:
 
 # a sentence ends at . ! ? before a space, or glued to a capital after a word ("wrapping.The",
 # as small models loop); "1.5 kg" and "2.5L" stay whole
-_BOUNDARY = re.compile(r"(?<=[.!?])\s+|(?<=[a-z\])][.!?])(?=[A-Z])|\n+")
+SENTENCE_BOUNDARY = re.compile(r"(?<=[.!?])\s+|(?<=[a-z\])][.!?])(?=[A-Z])|\n+")
 
 
 def _sentences(text: str) -> list[str]:
     """``text`` cut into sentences, each keeping the space or newlines that followed it."""
     pieces, start = [], 0
-    for boundary in _BOUNDARY.finditer(text):
+    for boundary in SENTENCE_BOUNDARY.finditer(text):
         pieces.append(text[start : boundary.end()])
         start = boundary.end()
     if start < len(text):
@@ -87,12 +87,12 @@ def attribute(answer: str, passages: Sequence[ScoredPassage]) -> str:
     pieces: list[str] = []
     seen: set[str] = set()
     for sentence in _sentences(answer):
-        words = content_words(_MARKER.sub(" ", sentence))
+        words = content_words(MARKER.sub(" ", sentence))
         key = " ".join(words)
         if len(words) >= 3 and key in seen:
             continue  # a small model looping: say each sentence once
         seen.add(key)
-        if _MARKER.search(sentence) or len(words) < 2:
+        if MARKER.search(sentence) or len(words) < 2:
             pieces.append(sentence)
             continue
         shares = [sum(w in s for w in words) / len(words) for s in supports]

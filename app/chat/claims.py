@@ -23,8 +23,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.chat.citations import MARKER
 from app.chat.evidence import FIELD_NAMES, stem
-from app.chat.products import named_titles
+from app.chat.products import PRODUCT_CODE, named_titles
 from app.chat.quotes import fabricated_quotes
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import content_words
@@ -37,7 +38,6 @@ UNKNOWN_NAME = "unsupported_name"
 UNSUPPORTED = "unsupported_statement"
 MODEL_DECLINED = "model_declined"
 
-_MARKER = re.compile(r"\[\d{1,2}\]")
 _DECLINES = re.compile(
     r"\b(?:don't|do not|doesn't|does not|didn't|did not) (?:know|have (?:any |that |this )?"
     r"(?:information|details)|say|mention|list|include|specify)"
@@ -50,7 +50,6 @@ _YES_NO_QUESTION = re.compile(
     r"^\W*(?:is|are|can|could|do|does|did|will|would|has|have|should|may)\b", re.IGNORECASE
 )
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[,.]\d+)*")
-_CODE = re.compile(r"\b[A-Za-z]{2,}-[A-Za-z0-9-]*\d{3,}\b")
 _NEGATION = re.compile(
     r"\b(?:no|not|never|none|nothing|cannot|can't|won't|don't|doesn't|isn't|aren't|wasn't|"
     r"weren't|shouldn't|couldn't|mustn't|without|unable|neither|nor)\b|n't\b",
@@ -85,7 +84,7 @@ def check_sentence(
     ``evidence`` holds the lines chosen as the turn's answer: they settle a tie between
     equally close statements that disagree.
     """
-    body = _MARKER.sub(" ", sentence)
+    body = MARKER.sub(" ", sentence)
     if declines(body):
         return MODEL_DECLINED  # the evidence was judged to hold the answer: it is shown instead
     if fabricated_quotes(body, passages):
@@ -93,7 +92,7 @@ def check_sentence(
     about = _about(body, passages, product)
     support = " ".join(f"{h.passage.title} {h.passage.text}" for h in about)
     allowed = f"{support} {question}".lower()
-    for code in _CODE.findall(body):
+    for code in PRODUCT_CODE.findall(body):
         if code.lower() not in allowed:
             return UNKNOWN_CODE
     for name in _NAME.findall(body):

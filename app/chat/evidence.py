@@ -53,7 +53,6 @@ PRODUCT_WEIGHT = 0.3
 OTHER_PRODUCT_PENALTY = 0.3
 RANK_PENALTY = 0.02
 LABEL_WEIGHT = 0.15
-CONTINUE = True  # quote a prose sentence with the one after it (tuning part: see QUALITY.md)
 SECOND_LINE_MARGIN = 0.4  # a second line must score within this of the first
 
 
@@ -151,7 +150,7 @@ def _quoted_text(unit: Unit, chosen: Sequence[tuple[float, Unit, frozenset[str]]
     """A prose sentence is quoted with the one after it (which often completes it: the phone
     number after "call us", the amount after "there is a fee"), unless that one is chosen
     too or the two are too long to quote."""
-    if not CONTINUE or not unit.continued or len(unit.continued) > MAX_QUOTE_CHARS:
+    if not unit.continued or len(unit.continued) > MAX_QUOTE_CHARS:
         return unit.text
     if any(other.text in unit.continued and other is not unit for _, other, _ in chosen):
         return unit.text

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import identifiers
 
+PRODUCT_CODE = re.compile(r"\b[A-Za-z]{2,}-[A-Za-z0-9-]*\d{3,}\b")  # FH-TNT-7020
 _POSSESSIVE = re.compile(r"(?<=[a-z0-9])['’]s\b")
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-.+][a-z0-9]+)*")
 # Words a product title shares with its category, or that say who or what kind it is for.

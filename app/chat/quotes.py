@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from app.chat.citations import MARKER
 from app.retrieval.published_index import ScoredPassage
 
 _QUOTED = re.compile(r"“([^”\n]{12,})”|\"([^\"\n]{12,})\"")
 _BLOCK = re.compile(r"(?m)^[ \t]*>.*(?:\n|$)")
-_MARKER = re.compile(r"\[\d{1,2}\]")
 _NORMAL = re.compile(r"[\s“”\"'‘’*]+")
 
 
@@ -24,13 +24,8 @@ def normalised(text: str) -> str:
 
 def verbatim(quote: str, passages: Sequence[ScoredPassage]) -> bool:
     """True when ``quote`` is word for word in one of ``passages``."""
-    wanted = normalised(_MARKER.sub("", quote).strip(" .,;:…"))
+    wanted = normalised(MARKER.sub("", quote).strip(" .,;:…"))
     return bool(wanted) and any(wanted in normalised(h.passage.text) for h in passages)
-
-
-def remove_quote_blocks(text: str) -> str:
-    """The model's text without block-quote lines: only the service quotes the shop."""
-    return _BLOCK.sub("", text)
 
 
 def fabricated_quotes(text: str, passages: Sequence[ScoredPassage]) -> list[str]:

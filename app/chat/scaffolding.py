@@ -46,12 +46,6 @@ def without_answer_label(text: str) -> str:
     return _LEADING_ANSWER.sub("", text, count=1)
 
 
-def strip_scaffolding(text: str) -> str:
-    """``text`` cut before the first layout label or fence."""
-    start = scaffolding_start(text)
-    return text if start is None else text[:start]
-
-
 def scaffolding_start(text: str) -> int | None:
     """Where the layout begins in ``text`` (a label or a fence), or None."""
     starts = [m.start() for m in (_LABEL.search(text), _FENCE.search(text)) if m]

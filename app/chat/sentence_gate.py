@@ -10,15 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from app.chat.citations import attribute, strip_invalid_markers
+from app.chat.citations import MARKER, SENTENCE_BOUNDARY, attribute, strip_invalid_markers
 from app.chat.claims import Dropped
 from app.chat.scaffolding import scaffolding_start, without_answer_label
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import content_words
 
-# a sentence ends at . ! ? before a space, glued to a capital after a word, or at a newline
-_BOUNDARY = re.compile(r"(?<=[.!?])\s+|(?<=[a-z\])][.!?])(?=[A-Z])|\n+")
-_MARKER = re.compile(r"\[\d{1,2}\]")
 QUOTE_BLOCK = "quote_block"
 REPEATED = "repeated"
 BARE_YES_NO = "bare_yes_no"
@@ -48,7 +45,7 @@ class SentenceGate:
         self._question = frozenset(content_words(question))
         self._passages = passages
         self._pending = ""
-        self._seen: set[str] = {" ".join(content_words(_MARKER.sub(" ", k))) for k in known}
+        self._seen: set[str] = {" ".join(content_words(MARKER.sub(" ", k))) for k in known}
         self.kept: list[str] = []
         self.dropped: list[Dropped] = []
         self.stopped = False  # the layout began: nothing after it is the answer
@@ -71,7 +68,7 @@ class SentenceGate:
             self.stopped = True
             return self.finish()
         shown = []
-        while (match := _BOUNDARY.search(self._pending)) is not None:
+        while (match := SENTENCE_BOUNDARY.search(self._pending)) is not None:
             sentence, self._pending = self._pending[: match.end()], self._pending[match.end() :]
             shown.append(self._judge(sentence))
         return "".join(shown)
@@ -89,8 +86,8 @@ class SentenceGate:
         if body.startswith(">"):
             self.dropped.append(Dropped(body, QUOTE_BLOCK))
             return ""
-        words = re.findall(r"\w+", _MARKER.sub(" ", body).lower())
-        key = " ".join(content_words(_MARKER.sub(" ", body)))
+        words = re.findall(r"\w+", MARKER.sub(" ", body).lower())
+        key = " ".join(content_words(MARKER.sub(" ", body)))
         looping = len(words) >= 4 and len(set(words)) < len(words) / 2  # "no, no, no, no"
         if looping or (len(key.split()) >= 3 and key in self._seen):
             self.dropped.append(Dropped(body, REPEATED))

@@ -359,7 +359,3 @@ class ChatService:
             return outcome.answer
         outcome.answer = answer
         return rest
-
-
-def _squashed(text: str) -> str:
-    return "".join(text.lower().split())

@@ -26,6 +26,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from app.chat.citations import MARKER
 from app.chat.claims import declines, numbers
 from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, Done, TurnOutcome
 from app.chat.quotes import fabricated_quotes
@@ -75,7 +76,7 @@ def unsupported_figures(outcome: TurnOutcome) -> list[str]:
     """Numbers in the answer that neither its passages nor the question hold."""
     given = " ".join(f"{h.passage.title} {h.passage.text}" for h in outcome.passages)
     known = numbers(f"{given} {outcome.question}")
-    said = re.sub(r"\[\d{1,2}\]", " ", outcome.answer)
+    said = MARKER.sub(" ", outcome.answer)
     return sorted(n for n in numbers(said) if n not in known)
 
 

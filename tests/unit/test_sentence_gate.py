@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from app.chat.claims import check_sentence
-from app.chat.quotes import fabricated_quotes, remove_quote_blocks, verbatim
-from app.chat.scaffolding import STOP_SEQUENCES, scaffolding_start, strip_scaffolding
+from app.chat.quotes import fabricated_quotes, verbatim
+from app.chat.scaffolding import STOP_SEQUENCES, scaffolding_start
 from app.chat.sentence_gate import QUOTE_BLOCK, REPEATED, SentenceGate
 from tests.unit.passages import FOOTPRINT, RETURNS, TENT
 
@@ -39,7 +39,7 @@ def test_the_layout_ends_the_answer_in_any_case_or_spacing() -> None:
     shown = stream(g, ["The Stormhollow 2 Tent weighs 1,550 g.\ncustomer  QUESTION: and", " more"])
     assert g.stopped
     assert "QUESTION" not in "".join(shown) and "more" not in "".join(shown)
-    assert strip_scaffolding("Fine.\n>>> Shop information: x") == "Fine.\n"
+    assert scaffolding_start("Fine.\n>>> Shop information: x") == len("Fine.\n")
     assert scaffolding_start("All good here.") is None
     assert "\nCustomer question:" in STOP_SEQUENCES and ">>>" in STOP_SEQUENCES
 
@@ -64,7 +64,6 @@ def test_quotations_are_checked_word_for_word() -> None:
     assert verbatim("“We  can’t accept tents that have been pitched outdoors.” [3]", PASSAGES)
     assert not verbatim("we can't accept tents from Ireland", PASSAGES)
     assert fabricated_quotes("> “We can't accept gas canisters from Ireland.” [1]", PASSAGES)
-    assert remove_quote_blocks("Yes.\n> “made up”\nNo.") == "Yes.\nNo."
 
 
 def test_faq_labels_and_an_echoed_question_are_not_the_answer() -> None:
