@@ -14,7 +14,6 @@ from app.chat.conversations import ConversationService
 from app.chat.evidence import quotable_lines
 from app.chat.prompt_format import PromptFormat
 from app.chat.service import ChatOptions, ChatService
-from app.embedding.embedder import Embedder
 from app.embedding.factory import build_embedder
 from app.engine.supervisor import SupervisedEngine, supervised_engine
 from app.errors import ConfigurationError, IndexNotPublishedError
@@ -29,7 +28,7 @@ from app.sessions.base import SessionStore
 from app.sessions.resilient import ResilientSessionStore
 from app.sessions.turn_vectors import TurnVectorCache
 from app.settings import Settings
-from app.transcripts.durable import DurableTranscripts, durable_transcripts
+from app.transcripts.durable import durable_transcripts
 from app.transcripts.store import SqlTranscripts
 
 logger = logging.getLogger(__name__)
@@ -38,17 +37,14 @@ logger = logging.getLogger(__name__)
 @dataclass
 class Container:
     settings: Settings
-    embedder: Embedder
     index: PublishedIndex
     encoder: QueryEncoder
-    store: ResilientSessionStore
     engine: SupervisedEngine
     chat: ChatService
     transcripts: SqlTranscripts
     conversations: ConversationService
     metrics: ChatMetrics
     guards: Guards
-    durable_transcripts: DurableTranscripts
 
 
 @asynccontextmanager
@@ -135,17 +131,14 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
         )
         yield Container(
             settings,
-            embedder,
             index,
             encoder,
-            store,
             engine,
             chat,
             transcripts,
             conversations,
             metrics,
             build_guards(settings, metrics),
-            durable_transcripts=durable,
         )
 
 

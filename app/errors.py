@@ -31,6 +31,10 @@ class NothingToPublishError(ShopdeskError):
     """The ingestion run produced no passages; the published version is left serving."""
 
 
+class IngestLockedError(ShopdeskError):
+    """Another ingestion run is publishing into the same index root."""
+
+
 def require(module: str, extra: str) -> object:
     """Import an optional heavy module, or fail with a message naming the extra to install."""
     import importlib

@@ -14,9 +14,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from app.errors import ConfigurationError, NothingToPublishError, ShopdeskError
+from app.errors import ConfigurationError, IngestLockedError, NothingToPublishError, ShopdeskError
 from app.index import versions
-from app.index.versions import IngestLockedError
 from app.settings import Settings
 
 logger = logging.getLogger("ingest")

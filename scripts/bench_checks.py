@@ -39,6 +39,7 @@ from app.chat.claims import check_sentence  # noqa: E402
 from app.chat.evidence import quotable_lines, select_evidence, units  # noqa: E402
 from app.chat.passage_filter import neutralise  # noqa: E402
 from app.chat.prompt import fit_passages  # noqa: E402
+from app.chat.vocabulary import Vocabulary  # noqa: E402
 from app.embedding.factory import build_embedder  # noqa: E402
 from app.eval.datasets import answer_cases  # noqa: E402
 from app.modelstore import resolve_generator  # noqa: E402
@@ -80,7 +81,9 @@ def main() -> int:
         run_ingest(shop, embedder)
         index = PublishedIndex(shop.index_dir)
         retriever = Retriever(index, top_k=shop.top_k, floor=shop.relevance_floor)
-        lines = quotable_lines(index.current().version.passages)
+        served = index.current().version
+        lines = quotable_lines(served.passages)
+        vocabulary = Vocabulary(served.id, served.passages)
         started = time.perf_counter()
         warm = dict(zip(lines, embedder.embed(lines), strict=True))
         warm_s = time.perf_counter() - started
@@ -105,7 +108,7 @@ def main() -> int:
                 selection = select_evidence(
                     case.question, case.history[::-1], passages, (matrix @ vector).tolist()
                 )
-                judge(case.question, selection, passages)
+                judge(case.question, selection, passages, vocabulary)
                 timings[variant].append(time.perf_counter() - started)
             started = time.perf_counter()
             for line in selection.lines:

@@ -25,6 +25,10 @@ DECLINES = {
     "rather not guess.",
 }
 OFFER = " Would you like me to put you in touch with a member of our support team?"
+PARTIAL = (
+    "\n\nOur pages may not say exactly what you asked, so I'd rather not guess beyond these "
+    "lines." + OFFER
+)
 
 
 def decline(reason: str, *, shop: str) -> str:
@@ -32,12 +36,15 @@ def decline(reason: str, *, shop: str) -> str:
     return DECLINES.get(reason, DECLINES["floor"]).format(shop=shop) + OFFER
 
 
-def composed_pieces(lines: Sequence[Evidence], passages: Sequence[ScoredPassage]) -> list[str]:
+def composed_pieces(
+    lines: Sequence[Evidence], passages: Sequence[ScoredPassage], *, partial: bool = False
+) -> list[str]:
     """An answer made of the shop's own lines, as it streams: where they come from ("Here is
-    what our returns page says:"), then each line as a block quote with its citation."""
+    what our returns page says:"), then each line as a block quote with its citation. Partial
+    evidence is introduced as the closest the pages come."""
     if not lines:
         return []
-    head = lead_in(passages[lines[0].number - 1])
+    head = lead_in(passages[lines[0].number - 1], closest=partial)
     return [
         head,
         *(
@@ -49,11 +56,15 @@ def composed_pieces(lines: Sequence[Evidence], passages: Sequence[ScoredPassage]
     ]
 
 
-def lead_in(hit: ScoredPassage) -> str:
+def lead_in(hit: ScoredPassage, *, closest: bool = False) -> str:
     """Where the quoted lines come from, in the shopper's terms."""
     passage = hit.passage
     if passage.kind == "product":
-        return f"Here is what our product page for the {passage.title} says:"
-    if passage.kind == "faq":
-        return "Here is what our help pages say:"
-    return f"Here is what our {passage.title} page says:"
+        where = f"our product page for the {passage.title}"
+    elif passage.kind == "faq":
+        where = "our help pages"
+    else:
+        where = f"our {passage.title} page"
+    if closest:
+        return f"The closest I can find is what {where} says:"
+    return f"Here is what {where} says:"

@@ -14,7 +14,7 @@ from app.chat.answer_checks import grounding_text
 from app.chat.answerability import judge
 from app.chat.citations import cited, groundedness
 from app.chat.claims import check_sentence
-from app.chat.compose import composed_pieces, decline
+from app.chat.compose import PARTIAL, composed_pieces, decline
 from app.chat.evidence import Evidence, Selection, quotable_lines, select_evidence, units
 from app.chat.guard import WITHHELD, answer_guard
 from app.chat.messages import clean_message
@@ -25,6 +25,7 @@ from app.chat.prompt_leak import PromptLeakDetector
 from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.screening import DECLINES, Screening, screen_message
 from app.chat.sentence_gate import SentenceGate
+from app.chat.vocabulary import Vocabulary
 from app.engine.base import Engine, GenerationRequest
 from app.errors import EngineUnavailableError
 from app.retrieval.line_vectors import LineVectors
@@ -75,6 +76,7 @@ class ChatService:
         self._format = prompt_format
         self._options = options
         self._lines = line_vectors
+        self._words: Vocabulary | None = None
         self._leaks = PromptLeakDetector(prompt_format.system, prompt_format.canary)
         shop = options.shop_name
         # Fixed answers to attacks: kept in the session, but never fed back to the generator.
@@ -199,7 +201,7 @@ class ChatService:
         prompt = self._prompt(outcome, earlier, question)
         mark = time.perf_counter()
         selection = await self._select(question, vector, turns, prompt.passages)
-        verdict = judge(question, selection, prompt.passages)
+        verdict = judge(question, selection, prompt.passages, self._vocabulary())
         outcome.timings["evidence"] = time.perf_counter() - mark
         outcome.answer_policy = self._options.answer_policy
         if not verdict.answerable:
@@ -208,6 +210,13 @@ class ChatService:
             return
         policy = self._options.answer_policy
         lines = [e for e in selection.lines if not self._leaks.leaked(e.text)]
+        if verdict.partial and lines:  # the closest lines as such, and a person offered
+            outcome.evidence, outcome.composed = tuple(lines), True
+            outcome.declined, outcome.note = "partial", PARTIAL.strip()
+            shown = "".join(composed_pieces(lines, prompt.passages, partial=True)) + PARTIAL
+            yield shown
+            self._finish(outcome, lines, prompt.passages, shown)
+            return
         shown = ""
         if policy != "generative" and lines:  # the shop's own words first, at once
             outcome.evidence, outcome.composed = tuple(lines), True
@@ -254,6 +263,13 @@ class ChatService:
         version = self._retriever.index.current().version
         if version.id != self._lines.warmed_version:
             self._lines.warm_soon(version.id, quotable_lines(version.passages))
+
+    def _vocabulary(self) -> Vocabulary:
+        """The served version's vocabulary, counted once per version."""
+        version = self._retriever.index.current().version
+        if self._words is None or self._words.version_id != version.id:
+            self._words = Vocabulary(version.id, version.passages)
+        return self._words
 
     async def _generate(
         self,

@@ -149,6 +149,7 @@ ANSWER_COLUMNS = (
     "key_facts",
     "all_key_facts",
     "wrongly_declined",
+    "hedged",
     "declined_unanswerable",
     "fabricated_quotes",
     "unsupported_figures",

@@ -9,7 +9,8 @@ with the history the service really built), then the question itself. Scores, pe
   answering the question (precision), and whether it cites at all;
 - groundedness: the service's own share of answer words supported by the passages;
 - refusal: an unanswerable question should be declined (nothing retrieved, or the answer says it
-  does not know); an answerable one should not be;
+  does not know); an answerable one should not be; *hedged* counts the answers that show the
+  closest lines as such and offer a person (a decline that still shows the shop's words);
 - fabricated quotes: quoted text (quotation marks or block quotes) not verbatim in the passages
   the turn was given;
 - unsupported figures: a number in the answer found in neither its passages nor the question;
@@ -124,6 +125,7 @@ def score(case: Case, outcome: TurnOutcome) -> dict[str, Any]:
         "model_text": outcome.model_text,
         "dropped": [(d.reason, d.text) for d in outcome.dropped],
         "declined": declined,
+        "hedged": outcome.declined == "partial",
         "cites": bool(cited),
         "groundedness": round(outcome.groundedness, 3),
         "fabricated_quotes": fabricated_quotes(outcome.answer, outcome.passages),
@@ -160,6 +162,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
                 _mean(r["groundedness"] for r in answered) if answered else None
             )
             result["wrongly_declined"] = _mean(float(r["declined"]) for r in answerable)
+            result["hedged"] = _mean(float(r["hedged"]) for r in answerable)
         if unanswerable:
             result["declined_unanswerable"] = _mean(float(r["declined"]) for r in unanswerable)
         result["fabricated_quotes"] = sum(len(r["fabricated_quotes"]) for r in subset)

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from app.errors import CorruptIndexVersionError, IndexNotPublishedError, ShopdeskError
+from app.errors import CorruptIndexVersionError, IndexNotPublishedError, IngestLockedError
 from app.index.passage import Passage
 from app.index.vector_index import load_index, save_index
 
@@ -37,10 +37,6 @@ POINTER = "CURRENT"
 VERSIONS = "versions"
 STAGING_PREFIX = ".staging-"
 INDEX_FILE, PASSAGES_FILE, MANIFEST_FILE = "index.faiss", "passages.jsonl", "manifest.json"
-
-
-class IngestLockedError(ShopdeskError):
-    """Another ingestion run is publishing into the same index root."""
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,6 @@ LOADERS: dict[str, Loader] = {
 _BINARY_SNIFF_BYTES = 8192
 
 
-class LoaderError(ValueError):
-    """A file's content cannot be parsed as its type says it should."""
-
-
 def discover(root: Path) -> list[Path]:
     """Every non-hidden file under ``root``, in a stable order."""
     return sorted(

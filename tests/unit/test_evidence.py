@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from app.chat.evidence import select_evidence, units
+from app.chat.compose import PARTIAL, composed_pieces
+from app.chat.evidence import Evidence, select_evidence, units
 from app.eval.answer_eval import declines, facts_found
 from tests.unit.passages import FAQ, FOOTPRINT, JACKET, RETURNS, TENT, hit
 
@@ -62,3 +63,26 @@ def test_answer_scoring_helpers() -> None:
     assert declines("I'm sorry, I don't know that.")
     assert declines("The information doesn't mention a kayak.")
     assert not declines("Yes, it fits the Stormhollow 2 Tent [1].")
+
+
+def test_the_next_line_is_shown_when_it_scores_nearly_as_well() -> None:
+    collect = hit(
+        "Click & Collect",
+        "Choose Click & Collect at checkout and collect from our Leeds Collection Point.\n"
+        "Someone else can collect for you if you add their name at checkout; they'll need "
+        "photo ID.",
+        kind="policy",
+    )
+    lines = choose("can my mum collect my click n collect order", [collect])
+    assert len(lines) == 2
+    assert any("photo ID" in line for line in lines)
+
+
+def test_partial_evidence_is_introduced_as_the_closest_the_pages_come() -> None:
+    line = Evidence(1, "Weight: 470 g (size M)")
+    sure = "".join(composed_pieces([line], [JACKET]))
+    closest = "".join(composed_pieces([line], [JACKET], partial=True))
+    assert sure.startswith("Here is what our product page for the Cairngorm 800 Down Jacket says")
+    assert closest.startswith("The closest I can find is what our product page for the Cairngorm")
+    assert "> “Weight: 470 g (size M)” [1]" in closest
+    assert declines(PARTIAL)  # the eval counts it as a decline: a person is offered

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.errors import CorruptIndexVersionError, IndexNotPublishedError
+from app.errors import CorruptIndexVersionError, IndexNotPublishedError, IngestLockedError
 from app.index import vector_index, versions
 from app.index.passage import Passage
 
@@ -122,7 +122,7 @@ def test_pointer_refuses_an_incomplete_version(tmp_path: Path) -> None:
 def test_second_run_is_locked_out(tmp_path: Path) -> None:
     with (
         versions.ingest_lock(tmp_path),
-        pytest.raises(versions.IngestLockedError),
+        pytest.raises(IngestLockedError),
         versions.ingest_lock(tmp_path),
     ):
         pass

@@ -1,0 +1,37 @@
+"""The shop's vocabulary: in how many of the served passages each word stem occurs.
+
+A question's rare words carry what it is about ("hire", "hydrostatic", "extended"); its common
+ones ("order", "delivery") could be about anything. Answerability weighs the question's words by
+how rare they are in the shop's pages, so evidence that holds only its common words does not
+count as an answer. Built once per served index version.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+
+from app.chat.evidence import stems
+from app.index.passage import Passage
+
+
+class Vocabulary:
+    def __init__(self, version_id: str, passages: Iterable[Passage]) -> None:
+        self.version_id = version_id
+        counts: Counter[str] = Counter()
+        size = 0
+        for passage in passages:
+            counts.update(stems(f"{passage.title} {passage.section} {passage.text}"))
+            size += 1
+        self._counts = counts
+        self._size = size
+
+    def knows(self, stem: str) -> bool:
+        """Whether any passage holds ``stem``."""
+        return stem in self._counts
+
+    def weight(self, stem: str) -> float:
+        """How telling ``stem`` is: its inverse document frequency, highest for a word no passage
+        holds."""
+        return math.log((self._size + 1) / (self._counts.get(stem, 0) + 1)) + 1.0
