@@ -60,11 +60,11 @@ def lead_in(hit: ScoredPassage, *, closest: bool = False) -> str:
     """Where the quoted lines come from, in the shopper's terms."""
     passage = hit.passage
     if passage.kind == "product":
-        where = f"our product page for the {passage.title}"
+        where = f"our product page for the {passage.title} says"
     elif passage.kind == "faq":
-        where = "our help pages"
+        where = "our help pages say"
     else:
-        where = f"our {passage.title} page"
+        where = f"our {passage.title} page says"
     if closest:
-        return f"The closest I can find is what {where} says:"
-    return f"Here is what {where} says:"
+        return f"The closest I can find is what {where}:"
+    return f"Here is what {where}:"

@@ -86,3 +86,10 @@ def test_partial_evidence_is_introduced_as_the_closest_the_pages_come() -> None:
     assert closest.startswith("The closest I can find is what our product page for the Cairngorm")
     assert "> “Weight: 470 g (size M)” [1]" in closest
     assert declines(PARTIAL)  # the eval counts it as a decline: a person is offered
+
+
+def test_the_lead_in_agrees_with_where_the_lines_come_from() -> None:
+    line = Evidence(1, "Yes, within 60 minutes of placing it.")
+    assert "".join(composed_pieces([line], [FAQ])).startswith("Here is what our help pages say:")
+    closest = "".join(composed_pieces([line], [FAQ], partial=True))
+    assert closest.startswith("The closest I can find is what our help pages say:")
