@@ -115,6 +115,7 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
                 history_weights=tuple(settings.history_weights),
                 min_groundedness=settings.min_groundedness,
                 answer_policy=settings.answer_policy,
+                min_coverage=settings.answer_min_coverage,
             ),
             line_vectors=line_vectors,
         )

@@ -241,6 +241,16 @@ class Settings(BaseSettings):
             "the shop's lines only, no model call."
         ),
     )
+    answer_min_coverage: float = Field(
+        0.3,
+        ge=0,
+        le=1,
+        description=(
+            "Share of the question's own words (weighed by their rarity in the shop's pages) "
+            "the chosen lines must hold; under it the lines are shown as the closest the pages "
+            "come, with a person offered, and no model is called (0: never)."
+        ),
+    )
     min_groundedness: float = Field(
         0.5,
         ge=0,

@@ -44,7 +44,7 @@ _NOT_NAMES = frozenset(
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Evidence holding less than this share of the question's own words, weighed by their rarity,
-# is partial (fitted on the tuning part of the labelled shop questions).
+# is partial (fitted on the tuning part of the labelled shop questions; a setting).
 MIN_COVERAGE = 0.3
 
 
@@ -60,6 +60,8 @@ def judge(
     selection: Selection,
     passages: Sequence[ScoredPassage],
     vocabulary: Vocabulary,
+    *,
+    min_coverage: float = MIN_COVERAGE,
 ) -> Verdict:
     """Whether ``selection`` (chosen from ``passages``) answers ``question`` as asked."""
     if not selection.lines:
@@ -78,7 +80,7 @@ def judge(
     for name in _names(plain):  # a name the shop's pages mention anywhere is no unknown
         if not all(w in known or vocabulary.knows(stem(w)) for w in _WORD.findall(name.lower())):
             return Verdict(False, "unknown_name")
-    if coverage(question, selection, vocabulary) < MIN_COVERAGE:
+    if coverage(question, selection, vocabulary) < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
 

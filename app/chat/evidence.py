@@ -5,9 +5,8 @@ fields, prose and FAQ answers as sentences), and each unit is scored by how clos
 meaning to the question (the embedder's cosine, computed by the caller), how many of the
 question's words it holds (compared by their first five letters, with the few ways shoppers name
 a record's field mapped to it: "cost" finds "Price", "heavy" finds "Weight"), and whether it
-belongs to the product the conversation is about. The best unit is chosen, and the next best
-with it when it scores nearly as well (the other half of a comparison, "price and weight", or
-the line that says what the first only names).
+belongs to the product the conversation is about. The best unit is chosen, and a second when
+it answers a part of the question the first does not (a comparison, "price and weight").
 The units are verbatim substrings of the passage text, so a quotation of one is the shop's own.
 """
 
@@ -113,7 +112,7 @@ def select_evidence(
     candidates = units(passages)
     product = subject([question, *earlier], passages)
     asked = asked_stems(question)
-    scored: list[tuple[float, Unit]] = []
+    scored: list[tuple[float, Unit, frozenset[str]]] = []
     for unit, cosine in zip(candidates, similarity, strict=True):
         named = stems(f"{unit.passage.passage.title} {unit.passage.passage.section}")
         held = frozenset((asked - named) & stems(unit.text))
@@ -124,31 +123,36 @@ def select_evidence(
         if product is not None and unit.passage.passage.kind == "product":
             same = unit.passage.passage.title == product
             score += PRODUCT_WEIGHT if same else -OTHER_PRODUCT_PENALTY
-        scored.append((score, unit))
+        scored.append((score, unit, held))
     scored.sort(key=lambda s: -s[0])
-    chosen: list[tuple[float, Unit]] = []
-    for score, unit in scored:
+    chosen: list[tuple[float, Unit, frozenset[str]]] = []
+    covered: set[str] = set()
+    for score, unit, held in scored:
         if len(chosen) >= max_lines:
             break
         if chosen and score < chosen[0][0] - SECOND_LINE_MARGIN:
             continue
+        same_record = chosen and unit.passage is chosen[0][1].passage and held
+        if chosen and not (held - covered or same_record):
+            continue
         if any(unit.text == c[1].text for c in chosen):
             continue
-        chosen.append((score, unit))
+        chosen.append((score, unit, held))
+        covered |= held
     matched: set[str] = set()
-    for _, unit in chosen:
+    for _, unit, _ in chosen:
         matched |= asked & stems(f"{unit.passage.passage.title} {unit.text}")
-    lines = tuple(Evidence(u.number, _quoted_text(u, chosen), round(s, 4)) for s, u in chosen)
+    lines = tuple(Evidence(u.number, _quoted_text(u, chosen), round(s, 4)) for s, u, _ in chosen)
     return Selection(lines, product, frozenset(matched))
 
 
-def _quoted_text(unit: Unit, chosen: Sequence[tuple[float, Unit]]) -> str:
+def _quoted_text(unit: Unit, chosen: Sequence[tuple[float, Unit, frozenset[str]]]) -> str:
     """A prose sentence is quoted with the one after it (which often completes it: the phone
     number after "call us", the amount after "there is a fee"), unless that one is chosen
     too or the two are too long to quote."""
     if not unit.continued or len(unit.continued) > MAX_QUOTE_CHARS:
         return unit.text
-    if any(other.text in unit.continued and other is not unit for _, other in chosen):
+    if any(other.text in unit.continued and other is not unit for _, other, _ in chosen):
         return unit.text
     return unit.continued
 

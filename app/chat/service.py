@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.chat.answer_checks import grounding_text
-from app.chat.answerability import judge
+from app.chat.answerability import MIN_COVERAGE, judge
 from app.chat.citations import cited, groundedness
 from app.chat.claims import check_sentence
 from app.chat.compose import PARTIAL, composed_pieces, decline
@@ -51,6 +51,7 @@ class ChatOptions:
     history_weights: tuple[float, ...]
     min_groundedness: float
     answer_policy: str = "verified"  # "generative" | "verified" | "extractive"
+    min_coverage: float = MIN_COVERAGE  # under it, the closest lines are shown as such
     history_turns_for_retrieval: int = 2
     screen_messages: bool = True  # decline prompt attacks and requests for others' data up front
 
@@ -201,7 +202,13 @@ class ChatService:
         prompt = self._prompt(outcome, earlier, question)
         mark = time.perf_counter()
         selection = await self._select(question, vector, turns, prompt.passages)
-        verdict = judge(question, selection, prompt.passages, self._vocabulary())
+        verdict = judge(
+            question,
+            selection,
+            prompt.passages,
+            self._vocabulary(),
+            min_coverage=self._options.min_coverage,
+        )
         outcome.timings["evidence"] = time.perf_counter() - mark
         outcome.answer_policy = self._options.answer_policy
         if not verdict.answerable:

@@ -255,7 +255,8 @@ def test_the_output_guard_alone_stops_what_the_model_leaks(
 ) -> None:
     """Screening off and no relevance floor: the attacks reach the generator, which does try
     to repeat its prompt; the streamed text never carries it."""
-    chat = variant(stack, screen_messages=False, retriever=_no_floor(stack))
+    # no hedge either: an attack the evidence does not cover would be shown the closest lines
+    chat = variant(stack, screen_messages=False, retriever=_no_floor(stack), min_coverage=0.0)
     attacks = [("echo_attacks", text) for text in ECHO_ATTACKS]
     results = ask_all(portal, chat, ECHO_ATTACKS)
     table = leak_table(stack, attacks, results)

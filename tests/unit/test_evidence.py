@@ -65,19 +65,6 @@ def test_answer_scoring_helpers() -> None:
     assert not declines("Yes, it fits the Stormhollow 2 Tent [1].")
 
 
-def test_the_next_line_is_shown_when_it_scores_nearly_as_well() -> None:
-    collect = hit(
-        "Click & Collect",
-        "Choose Click & Collect at checkout and collect from our Leeds Collection Point.\n"
-        "Someone else can collect for you if you add their name at checkout; they'll need "
-        "photo ID.",
-        kind="policy",
-    )
-    lines = choose("can my mum collect my click n collect order", [collect])
-    assert len(lines) == 2
-    assert any("photo ID" in line for line in lines)
-
-
 def test_partial_evidence_is_introduced_as_the_closest_the_pages_come() -> None:
     line = Evidence(1, "Weight: 470 g (size M)")
     sure = "".join(composed_pieces([line], [JACKET]))
