@@ -6,6 +6,7 @@ import asyncio
 import re
 import secrets
 import threading
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import redis.asyncio as aioredis
 from anyio.from_thread import BlockingPortal
 
 from app.chat.citations import strip_invalid_markers
+from app.chat.compose import OFFER, PARTIAL
 from app.chat.outcome import NOTHING_FOUND, Delta, Done
 from app.chat.service import ChatService
 from app.errors import InvalidMessageError
@@ -219,3 +221,32 @@ def test_deltas_add_up_to_the_answer(portal: BlockingPortal, stack: Any) -> None
     text, outcome = portal.call(run)
     shown = strip_invalid_markers(text, len(outcome.passages))
     assert " ".join(shown.split()) == " ".join(outcome.answer.split())
+
+
+def test_evidence_that_misses_the_questions_point_is_hedged_without_the_model(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The pages say things about tents but nothing about hiring one: the closest lines are
+    shown as such, a person is offered, and no model words are generated."""
+    question = "Can I hire a tent from you for a weekend?"
+    outcome, _ = ask(portal, stack.chat, new_session(), question)
+    assert outcome.declined == "partial"
+    assert outcome.answer.startswith("The closest I can find is what our")
+    assert outcome.answer.endswith(OFFER.strip())
+    assert outcome.note == PARTIAL.strip()
+    assert outcome.evidence and all(e.text in outcome.answer for e in outcome.evidence)
+    assert outcome.model_text == "" and outcome.stats.generated_tokens == 0
+    # with the hedge off, the same evidence goes to the model as usual
+    unhedged = ChatService(
+        store=stack.chat._store,
+        turn_vectors=stack.chat._vectors,
+        encoder=stack.encoder,
+        retriever=stack.chat._retriever,
+        engine=stack.engine,
+        prompt_format=stack.chat.prompt_format,
+        options=replace(stack.chat._options, min_coverage=0.0),
+        line_vectors=stack.chat._lines,
+    )
+    outcome, _ = ask(portal, unhedged, new_session(), question)
+    assert outcome.declined != "partial"
+    assert outcome.stats.generated_tokens > 0
