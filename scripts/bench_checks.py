@@ -83,7 +83,7 @@ def main() -> int:
         retriever = Retriever(index, top_k=shop.top_k, floor=shop.relevance_floor)
         served = index.current().version
         lines = quotable_lines(served.passages)
-        vocabulary = Vocabulary(served.id, served.passages)
+        vocabulary = Vocabulary(served.passages)
         started = time.perf_counter()
         warm = dict(zip(lines, embedder.embed(lines), strict=True))
         warm_s = time.perf_counter() - started

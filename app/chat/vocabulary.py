@@ -17,8 +17,7 @@ from app.index.passage import Passage
 
 
 class Vocabulary:
-    def __init__(self, version_id: str, passages: Iterable[Passage]) -> None:
-        self.version_id = version_id
+    def __init__(self, passages: Iterable[Passage]) -> None:
         counts: Counter[str] = Counter()
         size = 0
         for passage in passages:

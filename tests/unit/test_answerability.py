@@ -20,7 +20,7 @@ def verdict(
 ) -> tuple[bool, str | None, bool]:
     similarity = [0.0] * len(units(passages))
     selection = select_evidence(question, earlier, passages, similarity)
-    found = judge(question, selection, passages, Vocabulary("v1", [h.passage for h in shop]))
+    found = judge(question, selection, passages, Vocabulary([h.passage for h in shop]))
     return found.answerable, found.reason, found.partial
 
 
@@ -62,7 +62,7 @@ def test_evidence_without_the_questions_telling_words_is_partial() -> None:
 
 
 def test_rare_words_weigh_more_than_common_ones() -> None:
-    words = Vocabulary("v1", [h.passage for h in SHOP])
+    words = Vocabulary([h.passage for h in SHOP])
     assert words.weight("hire") > words.weight("tent") > 0
     selection = select_evidence("tent hire", (), [RETURNS], [0.0] * len(units([RETURNS])))
     assert 0 < coverage("tent hire", selection, words) < 0.5
