@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from scripts.loadbench.systems import free_port, process, wait_ready
+from bench.loadbench.systems import free_port, process, wait_ready
 from tests.conftest import KNOWLEDGE
 
 SERVER_START_S = 300.0

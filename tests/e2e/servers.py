@@ -23,7 +23,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from scripts.loadbench.systems import free_port, process, wait_ready
+from bench.loadbench.systems import free_port, process, wait_ready
 from tests.conftest import KNOWLEDGE
 from tests.e2e.conftest import SERVER_START_S, LiveServer
 

@@ -31,7 +31,7 @@ def test_readme_and_env_example_list_every_setting() -> None:
     import sys
 
     check = subprocess.run(
-        [sys.executable, "scripts/settings_table.py", "--check"], cwd=REPO, capture_output=True
+        [sys.executable, "-m", "devtools.settings_table", "--check"], cwd=REPO, capture_output=True
     )
     assert check.returncode == 0, check.stdout.decode()
     example = (REPO / ".env.example").read_text()

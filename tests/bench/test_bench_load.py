@@ -1,7 +1,7 @@
 """The load generator against a scripted stand-in of the chat API, served on a loopback port.
 
 The stand-in isolates the generator (SSE parsing, sessions, bounds, errors, the hard stop); the
-real services are driven by tests/integration/test_bench_naive.py and the slow end-to-end run.
+real services are driven by tests/bench/test_bench_naive.py and the slow end-to-end run.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from fastapi import FastAPI, HTTPException
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
-from scripts.loadbench.conversations import Conversation
-from scripts.loadbench.load import LevelPlan, run_level
+from bench.loadbench.conversations import Conversation
+from bench.loadbench.load import LevelPlan, run_level
 
 
 class Message(BaseModel):

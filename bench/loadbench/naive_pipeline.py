@@ -111,7 +111,8 @@ class NaivePipeline:
         folder = resolve_generator(settings.generator_model, settings.model_cache_dir)
         self._format = PromptFormat(folder, shop_name=settings.shop_name)
         self._tokenizer = AutoTokenizer.from_pretrained(folder)
-        self._model = AutoModelForCausalLM.from_pretrained(folder, dtype=getattr(torch, dtype))
+        # Any: transformers' annotations of `generate` reject the model its Auto class returns
+        self._model: Any = AutoModelForCausalLM.from_pretrained(folder, dtype=getattr(torch, dtype))
         self._model.eval()
         self._generate_lock = asyncio.Lock()
         self._sessions: dict[str, list[HistoryTurn]] = {}

@@ -5,7 +5,7 @@ questions) over the same HTTP/SSE chat API, one system at a time, at each concur
 
 - shopdesk: `python -m app serve` (vLLM in process: continuous batching, prefix caching);
 - naive: the same models and prompt, Hugging Face `generate` one request at a time, the whole
-  history re-embedded and re-prefilled every turn (scripts/loadbench/naive_server.py);
+  history re-embedded and re-prefilled every turn (bench/loadbench/naive_server.py);
 - llamacpp: the same model served by llama.cpp's server from its GGUF, behind shopdesk's pipeline.
 
 Per level: turns/s, tokens/s, p50/p95/p99 latency, time to first token, errors, the stage
@@ -17,7 +17,7 @@ system whose turns all end before the stop is compared with exact figures, not l
 Writes results.json, report.md and three PNG plots; installs the `bench` extra when missing.
 Only loopback addresses are used; every level is bounded in turns and seconds.
 
-    bash scripts/setup.sh && .venv/bin/python scripts/bench_e2e.py [--levels 1,4,16,64]
+    bash scripts/setup.sh && .venv/bin/python -m bench.e2e [--levels 1,4,16,64]
 """
 
 from __future__ import annotations
@@ -43,12 +43,11 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 
-from scripts.loadbench import install  # noqa: E402
-from scripts.loadbench.conversations import draw_conversations, load_threads  # noqa: E402
-from scripts.loadbench.load import LevelPlan, run_level  # noqa: E402
-from scripts.loadbench.systems import SYSTEMS, RunningSystem  # noqa: E402
+from bench.loadbench import install  # noqa: E402
+from bench.loadbench.conversations import draw_conversations, load_threads  # noqa: E402
+from bench.loadbench.load import LevelPlan, run_level  # noqa: E402
+from bench.loadbench.systems import SYSTEMS, RunningSystem  # noqa: E402
 
 SETTLE_S = 2.0  # between levels: cut requests are aborted, queues drain
 DOC = REPO / "docs" / "PERFORMANCE.md"
@@ -138,7 +137,7 @@ def build_index(data_dir: Path) -> str:
 def starter(
     name: str, args: argparse.Namespace, env: dict[str, str], logs: Path
 ) -> Callable[[], AbstractContextManager[RunningSystem]]:
-    from scripts.loadbench import systems
+    from bench.loadbench import systems
 
     if name == "shopdesk":
         return lambda: systems.shopdesk(env, logs)
@@ -165,8 +164,8 @@ def run_system(
     Every system gets the same plan per level (window, drain, conversations), so where a
     baseline's turns are cut at the stop and shopdesk's are not, the comparison is decided.
     """
-    from scripts.loadbench.memory import PeakMemory
-    from scripts.loadbench.summary import per_turn, summarise_level
+    from bench.loadbench.memory import PeakMemory
+    from bench.loadbench.summary import per_turn, summarise_level
 
     warm = asyncio.run(run_level(running.url, LevelPlan(1, 1, 120, 0), _pool(threads, 1, 0)))
     if any(t.error for t in warm.turns):
@@ -242,23 +241,21 @@ def main(argv: list[str] | None = None) -> int:
     missing = install.missing_modules()
     if core := [m for m in missing if m in install.CORE_MODULES]:
         print(
-            f"bench_e2e: {', '.join(core)} missing: {problem or 'pip install -e .[bench]'}",
+            f"bench.e2e: {', '.join(core)} missing: {problem or 'pip install -e .[bench]'}",
             file=sys.stderr,
         )
         return 2
     skipped: dict[str, str] = {}
     if missing and "llamacpp" in args.systems:  # the peer alone needs llama.cpp
         skipped["llamacpp"] = problem or f"not installed: {', '.join(missing)}"
-        print(f"bench_e2e: skipping llamacpp: {skipped['llamacpp']}", file=sys.stderr)
+        print(f"bench.e2e: skipping llamacpp: {skipped['llamacpp']}", file=sys.stderr)
     names = [n for n in args.systems if n not in skipped]
-    from scripts.loadbench import plots, report, summary, systems
+    from bench.loadbench import plots, report, summary, systems
 
     args.out_dir.mkdir(parents=True, exist_ok=True)
     threads = load_threads()
     results: dict[str, Any] = {
-        "command": shlex.join(
-            [".venv/bin/python", "scripts/bench_e2e.py", *(argv or sys.argv[1:])]
-        ),
+        "command": shlex.join([".venv/bin/python", "-m", "bench.e2e", *(argv or sys.argv[1:])]),
         "started_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine(),
         "plan": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
@@ -282,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  ready in {running.started_in_s:.0f} s: {running.description}")
                     results["systems"][name] = run_system(running, args, threads)
             except RuntimeError as exc:  # a system that fails is reported; the others still run
-                print(f"bench_e2e: {name} failed: {exc}", file=sys.stderr)
+                print(f"bench.e2e: {name} failed: {exc}", file=sys.stderr)
                 skipped[name] = f"failed: {str(exc)[-1500:]}"
     results["run_seconds"] = round(time.perf_counter() - started)  # installing included
     text, pictures = finish(results, args.out_dir, summary, report, plots)
@@ -319,7 +316,7 @@ def finish(
 
 def report_again(path: Path, *, update: bool) -> int:
     """The report, plots (and docs) of an earlier run, its figures computed again from its turns."""
-    from scripts.loadbench import plots, report, summary
+    from bench.loadbench import plots, report, summary
 
     results = json.loads(path.read_text())
     for system in results["systems"].values():
@@ -334,7 +331,7 @@ def update_docs(text: str, pictures: list[Path], doc: Path = DOC) -> Path:
     """Replace the figures between the markers of ``doc`` with this run's tables."""
     content = doc.read_text(encoding="utf-8")
     if RESULTS_START not in content or RESULTS_END not in content:
-        raise SystemExit(f"bench_e2e: {doc} lacks the {RESULTS_START} ... {RESULTS_END} markers")
+        raise SystemExit(f"bench.e2e: {doc} lacks the {RESULTS_START} ... {RESULTS_END} markers")
     before, rest = content.split(RESULTS_START, 1)
     after = rest.split(RESULTS_END, 1)[1]
     tables = text.split("\n", 1)[1].replace("\n## ", "\n#### ").strip()  # below the doc's heading

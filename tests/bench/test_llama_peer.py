@@ -17,7 +17,7 @@ from anyio.from_thread import BlockingPortal
 from app.engine.base import GenerationRequest
 from app.engine.remote import remote_engine
 from app.modelstore import GENERATORS, package_file
-from scripts.loadbench.systems import free_port, process, wait_ready
+from bench.loadbench.systems import free_port, process, wait_ready
 
 pytest.importorskip("llama_cpp.server", reason="the bench extra: pip install -e '.[bench]'")
 
@@ -27,7 +27,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
     gguf = package_file(GENERATORS["SmolLM2-135M-Instruct"])
-    command = [sys.executable, "-m", "scripts.loadbench.llama_server", "--model", str(gguf),
+    command = [sys.executable, "-m", "bench.loadbench.llama_server", "--model", str(gguf),
                "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048",
                "--interrupt_requests", "False", "--verbose", "False"]  # fmt: skip
     with process(command, env=os.environ, log=log) as child:
@@ -63,7 +63,7 @@ def test_the_peer_runs_without_amx_weight_buffers() -> None:
     """The launcher's one change to llama.cpp: extra (AMX) weight buffers off, all else default."""
     import llama_cpp.llama_cpp as bindings
 
-    from scripts.loadbench import llama_server as launcher
+    from bench.loadbench import llama_server as launcher
 
     params = launcher._params_without_extra_buffers()
     assert params.use_extra_bufts is False

@@ -10,7 +10,7 @@
 Full chat turns through the composition root (retrieval included), the default models, the
 bundled knowledge base. Prints tables and writes JSON.
 
-    .venv/bin/python scripts/bench_generation.py [--shoppers 8] [--out FILE.json]
+    .venv/bin/python -m bench.generation [--shoppers 8] [--out FILE.json]
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 
 QUESTIONS = [
     "How much does the return label cost?",

@@ -5,7 +5,8 @@ it reads only its kit (made by `pack.py`: the fp16 embedder, the generator's con
 shop's passages), installs nothing and needs no network. Without CUDA it runs on the CPU with
 smaller sizes. Prints a table and writes JSON.
 
-    python scripts/gpu_bench/gpu_bench.py [--out gpu-bench.json] [--quick]
+    python -m bench.gpu [--out gpu-bench.json] [--quick]   # or, in a copy of this folder:
+    python gpu_bench.py [--out gpu-bench.json] [--quick]
 
 1. Embedding: the shop's passages, repeated, embedded at several batch sizes (fp16 on CUDA).
 2. Exact search: inner product of query batches against a corpus of normalised vectors, top 10,
@@ -23,6 +24,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -88,9 +90,10 @@ def embedding(kit: Path, device: str, sizes: dict[str, Any]) -> list[dict[str, A
     for batch in sizes["embed_batches"]:
         seconds, _ = timed(
             device,
-            lambda b=batch: model.encode(
+            partial(
+                model.encode,
                 texts,
-                batch_size=b,
+                batch_size=batch,
                 normalize_embeddings=True,
                 convert_to_tensor=True,
                 show_progress_bar=False,
@@ -119,13 +122,15 @@ def exact_search(device: str, sizes: dict[str, Any], dim: int = 384) -> dict[str
     def search(batch: torch.Tensor) -> torch.Tensor:
         return torch.topk(batch.to(device, dtype) @ on_device.T, TOP_K, dim=1).indices
 
+    def repeated(batch: int, repeats: int) -> None:
+        for _ in range(repeats):
+            search(queries[:batch])
+
     search(queries[:1])  # warm up
     rows = []
     for batch in sizes["query_batches"]:
         repeats = max(1, 256 // batch)
-        seconds, _ = timed(
-            device, lambda b=batch, r=repeats: [search(queries[:b]) for _ in range(r)]
-        )
+        seconds, _ = timed(device, partial(repeated, batch, repeats))
         rows.append(
             {
                 "queries": batch,
@@ -156,7 +161,8 @@ def generation(kit: Path, device: str, sizes: dict[str, Any]) -> dict[str, Any]:
     name = shape.pop("name", "generator")
     torch.manual_seed(0)
     dtype = torch.float16 if device.startswith("cuda") else torch.float32
-    model = LlamaForCausalLM(LlamaConfig(**shape)).to(device, dtype).eval()
+    model: Any = LlamaForCausalLM(LlamaConfig(**shape))  # Any: transformers types `.to` badly
+    model = model.to(device, dtype).eval()
     prompt, new = sizes["prompt"], sizes["new_tokens"]
 
     def generate(batch: int) -> None:
@@ -171,11 +177,15 @@ def generation(kit: Path, device: str, sizes: dict[str, Any]) -> dict[str, Any]:
                 pad_token_id=0,
             )
 
+    def one_at_a_time(requests: int) -> None:
+        for _ in range(requests):
+            generate(1)
+
     generate(1)  # warm up
     rows = []
     for batch in sizes["gen_batches"]:
-        alone, _ = timed(device, lambda b=batch: [generate(1) for _ in range(b)])
-        together, _ = timed(device, lambda b=batch: generate(b))
+        alone, _ = timed(device, partial(one_at_a_time, batch))
+        together, _ = timed(device, partial(generate, batch))
         tokens = batch * new
         rows.append(
             {
@@ -198,7 +208,7 @@ def generation(kit: Path, device: str, sizes: dict[str, Any]) -> dict[str, Any]:
 
 
 def machine(device: str) -> dict[str, Any]:
-    info = {
+    info: dict[str, Any] = {
         "platform": platform.platform(),
         "python": platform.python_version(),
         "torch": torch.__version__,
@@ -249,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not (args.kit / "embedder").is_dir():
         print(
-            f"gpu_bench: no kit at {args.kit}; run scripts/gpu_bench/pack.py first", file=sys.stderr
+            f"gpu_bench: no kit at {args.kit}; run python -m bench.gpu.pack first", file=sys.stderr
         )
         return 2
     device = "cuda" if args.device == "auto" and torch.cuda.is_available() else args.device

@@ -11,7 +11,7 @@ does; then, on the same passages in the same run:
 
 Times one turn at a time, nothing else running. Prints a table and writes JSON.
 
-    .venv/bin/python scripts/bench_checks.py [--out bench-results/checks.json]
+    .venv/bin/python -m bench.checks [--out bench-results/checks.json]
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 
 import numpy as np  # noqa: E402
 
@@ -47,8 +46,8 @@ from app.retrieval.published_index import PublishedIndex  # noqa: E402
 from app.retrieval.retriever import Retriever  # noqa: E402
 from app.retrieval.rewrite import query_texts  # noqa: E402
 from app.settings import Settings  # noqa: E402
+from bench.e2e import machine  # noqa: E402
 from ingest.pipeline import run_ingest  # noqa: E402
-from scripts.bench_e2e import machine  # noqa: E402
 
 
 def percentiles(values: list[float]) -> dict[str, float]:

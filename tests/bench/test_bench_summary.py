@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from scripts.loadbench import summary
-from scripts.loadbench.conversations import draw_conversations, load_threads
-from scripts.loadbench.install import bench_requirements
-from scripts.loadbench.load import LevelPlan, LevelRun, TurnResult, require_loopback
-from scripts.loadbench.report import markdown
-from scripts.loadbench.summary import (
+from bench.loadbench import summary
+from bench.loadbench.conversations import draw_conversations, load_threads
+from bench.loadbench.install import bench_requirements
+from bench.loadbench.load import LevelPlan, LevelRun, TurnResult, require_loopback
+from bench.loadbench.report import markdown
+from bench.loadbench.summary import (
     check_targets,
     percentile,
     ratios,

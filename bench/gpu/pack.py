@@ -1,7 +1,7 @@
 """Pack what the GPU benchmark needs into its folder: the embedder in fp16, a generator's shape,
 and the shop's passages as text to embed. Run here, once, before carrying the folder to a GPU box.
 
-    .venv/bin/python scripts/gpu_bench/pack.py [--into scripts/gpu_bench/kit]
+    .venv/bin/python -m bench.gpu.pack [--into bench/gpu/kit]
 
 The kit (about 45 MiB, git-ignored) is all `gpu_bench.py` reads: no shopdesk code, no network.
 The generator's weights (270 MB) do not fit the 64 MiB the kit may take, so only its
@@ -39,7 +39,6 @@ GENERATOR_FIELDS = (
 
 def pack(into: Path) -> int:
     """Write the kit into ``into`` (replacing it); returns the folder's size with the code."""
-    sys.path.insert(0, str(REPO))
     from sentence_transformers import SentenceTransformer
 
     from app.embedding.factory import build_embedder

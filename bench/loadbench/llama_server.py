@@ -7,7 +7,7 @@ no other repacked layout, so turning the extra buffers off (`use_extra_bufts`, w
 llama-cpp-python does not expose) loses nothing elsewhere and gives the plain AVX-512 kernels.
 Arguments are `llama_cpp.server`'s own.
 
-    .venv/bin/python -m scripts.loadbench.llama_server --model FILE.gguf --port PORT ...
+    .venv/bin/python -m bench.loadbench.llama_server --model FILE.gguf --port PORT ...
 """
 
 from __future__ import annotations

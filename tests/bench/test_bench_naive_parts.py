@@ -8,7 +8,7 @@ import torch
 
 from app.sessions.memory import MemorySessionStore
 from app.sessions.turn_vectors import TurnVectorCache
-from scripts.loadbench.naive_pipeline import FrequencyPenalty, Watch, blend, cut_at_stop
+from bench.loadbench.naive_pipeline import FrequencyPenalty, Watch, blend, cut_at_stop
 
 
 def test_frequency_penalty_counts_only_the_answer_tokens() -> None:

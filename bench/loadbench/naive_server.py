@@ -4,7 +4,7 @@
 with `timings` and `tokens`, or `error`) and `/readyz`. Settings come from ``SHOPDESK_*`` variables
 like shopdesk's, so the two read the same published index and models.
 
-    .venv/bin/python -m scripts.loadbench.naive_server --port PORT [--dtype float32]
+    .venv/bin/python -m bench.loadbench.naive_server --port PORT [--dtype float32]
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def create_app(settings: Settings, *, dtype: str) -> FastAPI:
     app = FastAPI(title="naive pipeline (benchmark baseline)", lifespan=lifespan)
 
     def pipeline(request: Request) -> NaivePipeline:
-        return request.app.state.pipeline  # type: ignore[no-any-return]
+        return request.app.state.pipeline
 
     @app.get("/readyz")
     async def readyz(request: Request) -> dict[str, str]:

@@ -3,7 +3,7 @@ pipeline and the llama.cpp peer each started, loaded over HTTP, stopped, and the
 
 Slow (vLLM and two more servers start; llama.cpp is compiled once if missing):
 
-    flock /tmp/shopdesk-vllm.lock .venv/bin/python -m pytest tests/e2e/test_bench_e2e.py -m slow
+    flock /tmp/shopdesk-vllm.lock .venv/bin/python -m pytest tests/bench/test_bench_e2e.py -m slow
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tests.conftest import REPO
 def test_one_command_compares_the_three_systems(tmp_path: Path) -> None:
     out = tmp_path / "e2e"
     command = [
-        sys.executable, "scripts/bench_e2e.py", "--levels", "1,2", "--seconds", "8",
+        sys.executable, "-m", "bench.e2e", "--levels", "1,2", "--seconds", "8",
         "--drain-seconds", "60", "--turns-per-conversation", "2", "--walk-seconds", "60",
         "--out-dir", str(out),
     ]  # fmt: skip

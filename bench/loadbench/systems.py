@@ -2,7 +2,7 @@
 
 - ``shopdesk``: `python -m app serve` with its in-process vLLM engine (continuous batching,
   prefix caching, micro-batched query embeddings).
-- ``naive``: `scripts.loadbench.naive_server`, the same parts run one request at a time with
+- ``naive``: `bench.loadbench.naive_server`, the same parts run one request at a time with
   Hugging Face ``generate``.
 - ``llamacpp``: the same model served by llama.cpp's server (llama-cpp-python, reading the GGUF
   directly), behind the same shopdesk pipeline (`SHOPDESK_ENGINE=remote`).
@@ -113,7 +113,7 @@ def naive(env: Mapping[str, str], log_dir: Path, *, dtype: str) -> Iterator[Runn
     command = [
         sys.executable,
         "-m",
-        "scripts.loadbench.naive_server",
+        "bench.loadbench.naive_server",
         "--port",
         str(port),
         "--dtype",
@@ -145,7 +145,7 @@ def llamacpp(
         "--cache": str(prompt_cache),
         "--verbose": "False",
     }
-    command = [sys.executable, "-m", "scripts.loadbench.llama_server"]
+    command = [sys.executable, "-m", "bench.loadbench.llama_server"]
     command += [part for option in options.items() for part in option]
     with ExitStack() as stack:
         server = stack.enter_context(process(command, env=env, log=log))

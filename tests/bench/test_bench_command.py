@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from scripts.bench_e2e import RESULTS_END, RESULTS_START, parse_args, update_docs
-from scripts.loadbench.systems import base_env
+from bench.e2e import RESULTS_END, RESULTS_START, parse_args, update_docs
+from bench.loadbench.systems import base_env
 
 
 def test_levels_are_sorted_once_each_and_the_engine_batch_covers_the_largest() -> None:

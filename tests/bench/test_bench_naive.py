@@ -10,10 +10,10 @@ from typing import Any
 import httpx
 import pytest
 
-from scripts.loadbench.conversations import Conversation
-from scripts.loadbench.load import LevelPlan, run_level
-from scripts.loadbench.memory import tree_rss
-from scripts.loadbench.systems import RunningSystem, base_env, naive
+from bench.loadbench.conversations import Conversation
+from bench.loadbench.load import LevelPlan, run_level
+from bench.loadbench.memory import tree_rss
+from bench.loadbench.systems import RunningSystem, base_env, naive
 
 FOLLOW_UP = ("Tell me about the Stormhollow 2 tent", "how heavy is it?")
 

@@ -1,8 +1,8 @@
 """Keep README.md's configuration table and .env.example in step with app/settings.py.
 
-python scripts/settings_table.py           print the table
-python scripts/settings_table.py --write   rewrite both files
-python scripts/settings_table.py --check   exit 1 when either is out of date
+python -m devtools.settings_table           print the table
+python -m devtools.settings_table --write   rewrite both files
+python -m devtools.settings_table --check   exit 1 when either is out of date
 """
 
 from __future__ import annotations
@@ -12,11 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.settings import DEFAULT_CACHE_DIR, Settings
+
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from app.settings import DEFAULT_CACHE_DIR, Settings  # noqa: E402
-
 START, END = "<!-- settings:start -->", "<!-- settings:end -->"
 README, ENV_EXAMPLE = REPO / "README.md", REPO / ".env.example"
 
@@ -75,7 +73,7 @@ def main() -> int:
             if path.read_text() != wanted
         ]
         if stale:
-            print(f"{', '.join(stale)} out of date: run scripts/settings_table.py --write")
+            print(f"{', '.join(stale)} out of date: run python -m devtools.settings_table --write")
             return 1
         return 0
     print(table())

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tests.conftest import REPO
 
-GPU_BENCH = REPO / "scripts" / "gpu_bench"
+GPU_BENCH = REPO / "bench" / "gpu"
 # What a bare CUDA machine has: the standard library, torch (with numpy), the two model libraries.
 ALLOWED = set(sys.stdlib_module_names) | {"numpy", "torch", "sentence_transformers", "transformers"}
 
@@ -41,7 +41,7 @@ def test_a_packed_copy_of_the_folder_runs_on_the_cpu_and_writes_its_figures(
     bare.mkdir()
     shutil.copy(GPU_BENCH / "gpu_bench.py", bare)
     packed = subprocess.run(
-        [sys.executable, str(GPU_BENCH / "pack.py"), "--into", str(bare / "kit")],
+        [sys.executable, "-m", "bench.gpu.pack", "--into", str(bare / "kit")],
         cwd=REPO, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert packed.returncode == 0, packed.stderr[-2000:]
@@ -73,7 +73,7 @@ def test_a_packed_copy_of_the_folder_runs_on_the_cpu_and_writes_its_figures(
 
 def test_without_a_kit_it_says_how_to_make_one(tmp_path: Path) -> None:
     ran = subprocess.run(
-        [sys.executable, str(GPU_BENCH / "gpu_bench.py"), "--kit", str(tmp_path / "none")],
-        capture_output=True, text=True, check=False,
+        [sys.executable, "-m", "bench.gpu", "--kit", str(tmp_path / "none")],
+        cwd=REPO, capture_output=True, text=True, check=False,
     )  # fmt: skip
-    assert ran.returncode == 2 and "pack.py" in ran.stderr
+    assert ran.returncode == 2 and "bench.gpu.pack" in ran.stderr

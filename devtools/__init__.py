@@ -1,0 +1,1 @@
+"""Tools for working on shopdesk (documentation generators), run as modules; not in the wheel."""
