@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "chat":
             import asyncio
 
-            from app.chat.terminal import run_terminal_chat
+            from app.terminal import run_terminal_chat
 
             return asyncio.run(run_terminal_chat(settings))
         return _serve(settings, host=args.host, port=args.port)
@@ -99,6 +99,6 @@ def _serve(settings: Settings, *, host: str, port: int) -> int:
     from app.server import create_app
 
     # proxy_headers off: uvicorn would otherwise trust X-Forwarded-For from any local peer; the
-    # client address is read by app.api.guards as SHOPDESK_FORWARDED_PROXY_HOPS says.
+    # client address is read by app.traffic.guards as SHOPDESK_FORWARDED_PROXY_HOPS says.
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", proxy_headers=False)
     return 0

@@ -9,7 +9,6 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from app.api.guards import Guards, build_guards
 from app.chat.conversations import ConversationService
 from app.chat.evidence import quotable_lines
 from app.chat.prompt_format import PromptFormat
@@ -21,6 +20,7 @@ from app.modelstore import resolve_generator
 from app.observability.faults import FaultReadings
 from app.observability.metrics import ChatMetrics
 from app.retrieval.line_vectors import LineVectors
+from app.retrieval.passage_search import PassageSearch
 from app.retrieval.published_index import PublishedIndex
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retriever
@@ -28,6 +28,7 @@ from app.sessions.base import SessionStore
 from app.sessions.resilient import ResilientSessionStore
 from app.sessions.turn_vectors import TurnVectorCache
 from app.settings import Settings
+from app.traffic.guards import Guards, build_guards
 from app.transcripts.durable import durable_transcripts
 from app.transcripts.store import SqlTranscripts
 
@@ -39,6 +40,7 @@ class Container:
     settings: Settings
     index: PublishedIndex
     encoder: QueryEncoder
+    search: PassageSearch  # staff's and tools' passage search, shared by every request
     engine: SupervisedEngine
     chat: ChatService
     transcripts: SqlTranscripts
@@ -131,15 +133,16 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
             handoff=settings.handoff_message,
         )
         yield Container(
-            settings,
-            index,
-            encoder,
-            engine,
-            chat,
-            transcripts,
-            conversations,
-            metrics,
-            build_guards(settings, metrics),
+            settings=settings,
+            index=index,
+            encoder=encoder,
+            search=PassageSearch(index, encoder, lexical_weight=settings.lexical_weight),
+            engine=engine,
+            chat=chat,
+            transcripts=transcripts,
+            conversations=conversations,
+            metrics=metrics,
+            guards=build_guards(settings, metrics),
         )
 
 

@@ -64,6 +64,14 @@ class ServerBusyError(ShopdeskError):
         self.retry_after_s = retry_after_s
 
 
+class RateLimitedError(ShopdeskError):
+    """One client sends faster than its share; it may try again after ``retry_after_s``."""
+
+    def __init__(self, message: str, *, retry_after_s: float) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
 class EngineTimeoutError(EngineUnavailableError):
     """An answer took longer than the per-turn generation limit and was abandoned."""
 

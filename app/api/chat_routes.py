@@ -7,25 +7,26 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Request
+from fastapi import APIRouter, Depends, HTTPException, Path
 from fastapi.responses import StreamingResponse
 from pydantic import AfterValidator, BaseModel, Field
 from starlette.types import Receive, Scope, Send
 
-from app.api.admission import TurnSlot
-from app.api.guards import busy, guards_of, limit_requests, limit_turns
 from app.api.problems import PROBLEM_RESPONSES
 from app.chat.conversations import ConversationService, Recorded
 from app.chat.messages import clean_message, readable_text
-from app.chat.outcome import Delta, TurnOutcome
+from app.chat.outcome import Delta
 from app.chat.session_ids import is_valid_session_id, new_session_id
-from app.errors import (
-    EngineUnavailableError,
-    InvalidMessageError,
-    ServerBusyError,
-    ShopdeskError,
-    TranscriptsUnavailableError,
+from app.dependencies import (
+    ClientAddressDep,
+    ConversationsDep,
+    GuardsDep,
+    SettingsDep,
+    limit_requests,
 )
+from app.errors import EngineUnavailableError, ShopdeskError
+from app.presentation.turns import done_payload
+from app.traffic.admission import TurnSlot
 
 logger = logging.getLogger(__name__)
 
@@ -67,30 +68,23 @@ class Handoff(BaseModel):
     message: str
 
 
-def conversations(request: Request) -> ConversationService:
-    service: ConversationService = request.app.state.container.conversations
-    return service
-
-
-def session_id(request: Request, session: SessionPath) -> str:
-    if not is_valid_session_id(session, request.app.state.container.settings.secret_key):
+async def session_id(settings: SettingsDep, session: SessionPath) -> str:
+    """The session path parameter, when it is an id this service signed."""
+    if not is_valid_session_id(session, settings.secret_key):
         raise HTTPException(404, detail="unknown session: start one with POST /api/sessions")
     return session
 
 
-Conversations = Annotated[ConversationService, Depends(conversations)]
 Session = Annotated[str, Depends(session_id)]
 
 
 @router.post("/sessions", response_model=SessionCreated, status_code=201)
-async def start_session(request: Request) -> SessionCreated:
-    return SessionCreated(
-        session_id=new_session_id(request.app.state.container.settings.secret_key)
-    )
+async def start_session(settings: SettingsDep) -> SessionCreated:
+    return SessionCreated(session_id=new_session_id(settings.secret_key))
 
 
 @router.get("/sessions/{session}/messages", response_model=list[TurnOut])
-async def history(service: Conversations, session: Session) -> list[TurnOut]:
+async def history(service: ConversationsDep, session: Session) -> list[TurnOut]:
     return [
         TurnOut(question=t.question, answer=t.shown or t.answer)
         for t in await service.history(session)
@@ -126,23 +120,21 @@ _EVENT_STREAM: dict[int | str, dict[str, Any]] = {
     "/sessions/{session}/messages", response_class=StreamingResponse, responses=_EVENT_STREAM
 )
 async def ask(
-    request: Request, body: MessageIn, service: Conversations, session: Session
+    body: MessageIn,
+    service: ConversationsDep,
+    session: Session,
+    settings: SettingsDep,
+    guards: GuardsDep,
+    client: ClientAddressDep,
 ) -> StreamingResponse:
     """Answer as `text/event-stream`: `delta` events with text, then `done` (or `error`).
 
     A turn is refused before anything streams: 422 for a message that cannot be answered,
     429 when this client sends too fast, 503 when every answering slot and queue place is taken.
     """
-    settings = request.app.state.container.settings
-    try:
-        clean_message(body.message, max_chars=settings.max_message_chars)
-    except InvalidMessageError as exc:
-        raise HTTPException(422, detail=str(exc)) from exc
-    limit_turns(request)
-    try:
-        slot = await guards_of(request).admission.enter()
-    except ServerBusyError as exc:
-        raise busy(exc) from exc
+    clean_message(body.message, max_chars=settings.max_message_chars)
+    guards.within_turn_rate(client)
+    slot = await guards.admission.enter()
     return _SlotStream(
         slot,
         _events(service, session, body.message),
@@ -166,18 +158,16 @@ class _SlotStream(StreamingResponse):
 
 
 @router.post("/sessions/{session}/feedback", status_code=201)
-async def rate(body: FeedbackIn, service: Conversations, session: Session) -> dict[str, int]:
+async def rate(body: FeedbackIn, service: ConversationsDep, session: Session) -> dict[str, int]:
     try:
         feedback_id = await service.rate(session, body.message_id, body.rating, body.comment)
-    except LookupError as exc:
+    except LookupError as exc:  # the transcript queries say so with a plain LookupError
         raise HTTPException(404, detail="no such answer in this conversation") from exc
-    except TranscriptsUnavailableError as exc:
-        raise HTTPException(503, detail=str(exc)) from exc
     return {"feedback_id": feedback_id}
 
 
 @router.post("/sessions/{session}/escalate", response_model=Handoff)
-async def escalate(body: EscalationIn, service: Conversations, session: Session) -> Handoff:
+async def escalate(body: EscalationIn, service: ConversationsDep, session: Session) -> Handoff:
     return Handoff(message=await service.hand_to_human(session, body.reason))
 
 
@@ -194,48 +184,6 @@ async def _events(service: ConversationService, session: str, message: str) -> A
                              "in a minute, or ask to talk to a person."})  # fmt: skip
     except ShopdeskError as exc:
         yield _sse("error", {"detail": str(exc)})
-
-
-def done_payload(outcome: TurnOutcome, message_id: int | None) -> dict[str, Any]:
-    """The `done` event: ``message_id`` is null and ``recorded`` false while the transcript
-    database is down (the turn waits in the outbox; it cannot be rated until stored);
-    ``failure`` says why the engine gave no full answer (the answer then says so too)."""
-    cited = {c.passage.passage.id: c.number for c in outcome.citations}
-    return {
-        "message_id": message_id,
-        "recorded": message_id is not None,
-        "failure": outcome.failure,
-        "answer": outcome.answer,
-        "answered": outcome.answered,
-        "groundedness": round(outcome.groundedness, 3),
-        "sources": [
-            {
-                "number": cited.get(h.passage.id),
-                "title": h.passage.title,
-                "section": h.passage.section,
-                "citation": h.passage.citation_target,
-                "snippet": h.passage.text[:240],
-                "score": round(h.score, 3),
-            }
-            for h in outcome.passages
-        ],
-        "timings": {k: round(v, 3) for k, v in outcome.timings.items()},
-        "tokens": {
-            "prompt": outcome.stats.prompt_tokens,
-            "cached": outcome.stats.cached_tokens,
-            "generated": outcome.stats.generated_tokens,
-        },
-        "index_version": outcome.index_version,
-        "parts": {
-            "policy": outcome.answer_policy,
-            "model_text": outcome.model_text,
-            "evidence": [{"number": e.number, "text": e.text} for e in outcome.evidence],
-            "note": outcome.note,
-            "composed": outcome.composed,
-            "declined": outcome.declined,
-            "dropped": len(outcome.dropped),
-        },
-    }
 
 
 def _sse(event: str, data: dict[str, Any]) -> str:

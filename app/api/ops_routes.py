@@ -1,14 +1,37 @@
-"""Operators' endpoints: Prometheus metrics."""
+"""Operators' endpoints: liveness, readiness and Prometheus metrics."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+import asyncio
+
+from fastapi import APIRouter, Response
 from prometheus_client import CONTENT_TYPE_LATEST
+
+from app.api.problems import PROBLEM_RESPONSES
+from app.dependencies import ContainerDep, MetricsDep
+from app.errors import EngineUnavailableError
 
 router = APIRouter(tags=["operations"])
 
 
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/readyz", responses={503: PROBLEM_RESPONSES[503]})
+async def readyz(container: ContainerDep) -> dict[str, str]:
+    """Ready once an index version is served and the engine answers; else 503 saying which."""
+    served = await asyncio.to_thread(container.index.current)  # 503 until one is published
+    if not await container.engine.healthy():
+        raise EngineUnavailableError("the generation engine is not healthy")
+    return {
+        "status": "ready",
+        "index_version": served.version.id,
+        "engine": container.engine.description,
+    }
+
+
 @router.get("/metrics", include_in_schema=False)
-async def metrics(request: Request) -> Response:
-    body = request.app.state.container.metrics.render()
-    return Response(body, media_type=CONTENT_TYPE_LATEST)
+async def metrics(metrics: MetricsDep) -> Response:
+    return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)

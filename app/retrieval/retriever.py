@@ -52,19 +52,24 @@ class Retriever:
         self._top_k = top_k
         self._floor = floor
         self._lexical_weight = lexical_weight
-        self._depth = depth or max(20, top_k * 4)
+        self._depth = depth  # 0: four times the passages asked for, at least 20
 
     @property
     def index(self) -> IndexSource:
         return self._index
 
-    def search(self, queries: list[np.ndarray], texts: Sequence[str] = ()) -> Retrieval:
-        """Top passages for the query vectors and texts; ``texts[0]`` is the question itself."""
+    def search(
+        self, queries: list[np.ndarray], texts: Sequence[str] = (), *, top_k: int | None = None
+    ) -> Retrieval:
+        """Top passages for the query vectors and texts; ``texts[0]`` is the question itself.
+        ``top_k`` asks for another number of passages than the configured one, for this call."""
+        top_k = top_k or self._top_k
+        depth = self._depth or max(20, top_k * 4)
         served = self._index.current()
         passages = served.version.passages
         stacked = np.stack(queries)
         cosine: dict[int, float] = {}
-        for ranking in served.search(stacked, self._depth):
+        for ranking in served.search(stacked, depth):
             for row, score in ranking:
                 cosine[row] = max(score, cosine.get(row, -1.0))
         fused: dict[int, float] = defaultdict(float)
@@ -73,7 +78,7 @@ class Retriever:
         exact: set[int] = set()
         if self._lexical_weight > 0 and texts:
             for text in texts:
-                for rank, (row, _) in enumerate(served.lexical.search(text, self._depth)):
+                for rank, (row, _) in enumerate(served.lexical.search(text, depth)):
                     fused[row] += self._lexical_weight / (RRF_K + rank + 1)
             exact = served.lexical.identifier_matches(texts[0])
             for row in exact:
@@ -87,6 +92,6 @@ class Retriever:
             ScoredPassage(passages[row], cosine[row])
             for row in ranked
             if cosine[row] >= self._floor or row in exact
-        ][: self._top_k]
+        ][:top_k]
         best = max(cosine.values(), default=0.0)
         return Retrieval(kept, best, served.version.id, bool(exact))

@@ -8,8 +8,6 @@ from typing import Any
 
 import gradio as gr
 
-from app.api.admission import TurnAdmission
-from app.api.chat_routes import done_payload
 from app.chat.conversations import ConversationService, Recorded
 from app.chat.outcome import Delta
 from app.chat.session_ids import new_session_id
@@ -20,6 +18,8 @@ from app.errors import (
     ShopdeskError,
     TranscriptsUnavailableError,
 )
+from app.presentation.turns import done_payload
+from app.traffic.admission import TurnAdmission
 
 logger = logging.getLogger(__name__)
 

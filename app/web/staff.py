@@ -27,9 +27,10 @@ from fastapi.responses import (
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.api.guards import Guards, client_address, guards_of, retry_after
 from app.chat.messages import readable_text
+from app.dependencies import ClientAddressDep, GuardsDep, SettingsDep, TranscriptSessionsDep
 from app.settings import Settings
+from app.traffic.guards import retry_after
 from app.transcripts import queries
 from app.web.staff_auth import read_session, sign_session, verify_password
 from app.web.staff_export import csv_chunks, jsonl_chunks
@@ -74,21 +75,15 @@ _templates = Jinja2Templates(env=_env)
 # --- who is signed in ------------------------------------------------------------------------
 
 
-def _settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.container.settings
-    return settings
-
-
-def _signed_in(request: Request) -> str | None:
-    settings = _settings(request)
+def _signed_in(request: Request, settings: Settings) -> str | None:
     cookie = request.cookies.get(COOKIE)
     user = read_session(cookie, secret=settings.secret_key, now=time.time())
     return user if user == settings.staff_user else None
 
 
-def page_user(request: Request) -> str:
+async def page_user(request: Request, settings: SettingsDep) -> str:
     """The signed-in staff member; anyone else is sent (303) to the sign-in form."""
-    user = _signed_in(request)
+    user = _signed_in(request, settings)
     if user is None:
         wanted = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         target = "/staff/login?" + urlencode({"next": wanted}) if request.method == "GET" else ""
@@ -96,9 +91,9 @@ def page_user(request: Request) -> str:
     return user
 
 
-def api_user(request: Request) -> str:
+async def api_user(request: Request, settings: SettingsDep) -> str:
     """The signed-in staff member; anyone else gets 401 (for exports and other data routes)."""
-    user = _signed_in(request)
+    user = _signed_in(request, settings)
     if user is None:
         raise HTTPException(401, "sign in at /staff/login first")
     return user
@@ -118,14 +113,8 @@ def _safe_next(target: str) -> str:
 # --- plumbing --------------------------------------------------------------------------------
 
 
-def _sessions(request: Request) -> sessionmaker[Session]:
-    sessions: sessionmaker[Session] = request.app.state.container.transcripts.sessions
-    return sessions
-
-
-async def _query(request: Request, query: Callable[..., T], **arguments: Any) -> T:
+async def _query(sessions: sessionmaker[Session], query: Callable[..., T], **arguments: Any) -> T:
     """Run one keyword-only transcript query on a worker thread, in its own session."""
-    sessions = _sessions(request)
 
     def run() -> T:
         with sessions() as session:
@@ -136,12 +125,12 @@ async def _query(request: Request, query: Callable[..., T], **arguments: Any) ->
 
 def _render(
     request: Request,
+    settings: Settings,
     name: str,
     context: dict[str, Any],
     status: int = 200,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
-    settings = _settings(request)
     defaults = {"user": None, "error": None, "floor": settings.min_groundedness}
     context = {**defaults, "shop": settings.shop_name, **context}
     headers = {**_HEADERS, **(headers or {})}
@@ -164,33 +153,36 @@ def _conversation_id(text: str) -> int | None:
 
 
 @router.get("/login", response_class=HTMLResponse)
-async def login_form(request: Request, next: str = "/staff") -> Response:
-    if _signed_in(request):
+async def login_form(request: Request, settings: SettingsDep, next: str = "/staff") -> Response:
+    if _signed_in(request, settings):
         return RedirectResponse(_safe_next(next), 303)
-    return _render(request, "staff_login.html", {"next": _safe_next(next), "name": ""})
+    return _render(request, settings, "staff_login.html", {"next": _safe_next(next), "name": ""})
 
 
 @router.post("/login", response_class=HTMLResponse)
 async def login(
     request: Request,
+    settings: SettingsDep,
+    guards: GuardsDep,
+    client: ClientAddressDep,
     user: Annotated[str, Form()] = "",
     password: Annotated[str, Form()] = "",
     next: Annotated[str, Form()] = "/staff",
 ) -> Response:
-    settings, guards = _settings(request), guards_of(request)
     context = {"next": _safe_next(next), "name": user}
-    keys = _sign_in_keys(request, guards, user, settings)
+    keys = _sign_in_keys(client, user, settings)
     wait = guards.sign_in.retry_after(*keys)
     if wait > 0:  # refused without checking the password: no guess counts while locked
         guards.refused("sign_in_locked")
         logger.warning("staff sign-in locked for %r from %s", user[:60], keys[0])
-        return _locked_out(request, context, wait)
+        return _locked_out(request, settings, context, wait)
     password_ok = await asyncio.to_thread(verify_password, password, settings.staff_password_hash)
     if not (hmac.compare_digest(user.encode(), settings.staff_user.encode()) and password_ok):
         guards.sign_in.fail(*keys)
         logger.warning("staff sign-in refused for %r from %s", user[:60], keys[0])
         error = "That user name and password do not match. Please try again."
-        return _render(request, "staff_login.html", {**context, "error": error}, status=401)
+        page = {**context, "error": error}
+        return _render(request, settings, "staff_login.html", page, status=401)
     guards.sign_in.clear(*keys)
     lifetime = settings.staff_session_hours * 3600
     cookie = sign_session(user, secret=settings.secret_key, expires_at=int(time.time()) + lifetime)
@@ -203,7 +195,9 @@ async def login(
     return response
 
 
-def _locked_out(request: Request, context: dict[str, Any], wait: float) -> Response:
+def _locked_out(
+    request: Request, settings: Settings, context: dict[str, Any], wait: float
+) -> Response:
     """The sign-in form again, with 429, ``Retry-After`` and when to try again, in words."""
     minutes = max(1, -(-int(wait) // 60))
     error = (
@@ -211,13 +205,14 @@ def _locked_out(request: Request, context: dict[str, Any], wait: float) -> Respo
         f"please try again in {minutes} minute{'s' if minutes > 1 else ''}."
     )
     headers = retry_after(wait)
-    return _render(request, "staff_login.html", {**context, "error": error}, 429, headers)
+    page = {**context, "error": error}
+    return _render(request, settings, "staff_login.html", page, 429, headers)
 
 
-def _sign_in_keys(request: Request, guards: Guards, user: str, settings: Settings) -> list[str]:
+def _sign_in_keys(client: str, user: str, settings: Settings) -> list[str]:
     """Failures count against the client address and, for the real staff user, the user name
     (other names can never succeed, so only their client is counted)."""
-    keys = [f"client:{client_address(request, guards.proxy_hops)}"]
+    keys = [f"client:{client}"]
     if user == settings.staff_user:
         keys.append(f"user:{user}")
     return keys
@@ -228,22 +223,24 @@ def _secure_cookie(settings: Settings) -> bool:
 
 
 @router.post("/logout")
-async def logout(request: Request) -> Response:
+async def logout(settings: SettingsDep) -> Response:
     response = RedirectResponse("/staff/login", 303)
-    secure = _secure_cookie(_settings(request))
+    secure = _secure_cookie(settings)
     response.delete_cookie(COOKIE, path="/staff", secure=secure, httponly=True, samesite="strict")
     return response
 
 
 @router.get("", response_class=HTMLResponse)
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
-async def conversation_list(request: Request, user: PageUser) -> Response:
+async def conversation_list(
+    request: Request, user: PageUser, settings: SettingsDep, sessions: TranscriptSessionsDep
+) -> Response:
     query = parse_list_query(request.query_params)
     context: dict[str, Any] = {"user": user, "query": query, "rows": [], "total": 0, "pages": 0}
     if query.errors:
-        return _render(request, "staff_list.html", context, status=400)
+        return _render(request, settings, "staff_list.html", context, status=400)
     rows, total = await _query(
-        request,
+        sessions,
         queries.list_conversations,
         filters=query.filters,
         page=query.page,
@@ -251,12 +248,18 @@ async def conversation_list(request: Request, user: PageUser) -> Response:
     )
     pages = -(-total // PAGE_SIZE)
     context.update(rows=rows, total=total, pages=pages)
-    return _render(request, "staff_list.html", context)
+    return _render(request, settings, "staff_list.html", context)
 
 
 @router.get("/conversations/{conversation_id}", response_class=HTMLResponse)
-async def conversation(request: Request, conversation_id: str, user: PageUser) -> Response:
-    return await _conversation_page(request, conversation_id, user)
+async def conversation(
+    request: Request,
+    conversation_id: str,
+    user: PageUser,
+    settings: SettingsDep,
+    sessions: TranscriptSessionsDep,
+) -> Response:
+    return await _conversation_page(request, settings, sessions, conversation_id, user)
 
 
 @router.post("/conversations/{conversation_id}/notes", response_class=HTMLResponse)
@@ -264,6 +267,8 @@ async def add_note(
     request: Request,
     conversation_id: str,
     user: PageUser,
+    settings: SettingsDep,
+    sessions: TranscriptSessionsDep,
     text: Annotated[str, Form()] = "",
     label: Annotated[str, Form()] = "",
 ) -> Response:
@@ -278,20 +283,24 @@ async def add_note(
         error = "The note contains characters that can't be stored (control characters)."
     if number is None or error:
         draft = {"text": text, "label": label}
-        return await _conversation_page(request, conversation_id, user, error, draft)
+        return await _conversation_page(
+            request, settings, sessions, conversation_id, user, error, draft
+        )
     try:
         await _query(
-            request, queries.add_note, conversation_id=number, author=user, text=text,
+            sessions, queries.add_note, conversation_id=number, author=user, text=text,
             label=label or None,
         )  # fmt: skip
     except LookupError:
-        return await _conversation_page(request, conversation_id, user)
+        return await _conversation_page(request, settings, sessions, conversation_id, user)
     back = parse_list_query(request.query_params)
     return RedirectResponse(back.link(f"/staff/conversations/{number}") + "#notes", 303)
 
 
 async def _conversation_page(
     request: Request,
+    settings: Settings,
+    sessions: sessionmaker[Session],
     conversation_id: str,
     user: str,
     error: str | None = None,
@@ -300,7 +309,7 @@ async def _conversation_page(
     number = _conversation_id(conversation_id)
     detail = None
     if number is not None:
-        detail = await _query(request, queries.get_conversation, conversation_id=number)
+        detail = await _query(sessions, queries.get_conversation, conversation_id=number)
     context = {
         "user": user,
         "detail": detail,
@@ -310,13 +319,18 @@ async def _conversation_page(
         "draft": draft or {"text": "", "label": ""},
     }
     status = 404 if detail is None else 400 if error else 200
-    return _render(request, "staff_conversation.html", context, status=status)
+    return _render(request, settings, "staff_conversation.html", context, status=status)
 
 
 # --- exports ---------------------------------------------------------------------------------
 
 
-def _export(request: Request, kind: str, chunks: Callable[..., Iterator[str]]) -> Response:
+def _export(
+    request: Request,
+    sessions: sessionmaker[Session],
+    kind: str,
+    chunks: Callable[..., Iterator[str]],
+) -> Response:
     query = parse_list_query(request.query_params)
     if query.errors:
         return PlainTextResponse(" ".join(query.errors), status_code=400)
@@ -326,15 +340,15 @@ def _export(request: Request, kind: str, chunks: Callable[..., Iterator[str]]) -
         "Content-Disposition": f'attachment; filename="shopdesk-conversations-{stamp}.{kind}"',
         "Cache-Control": "no-store",
     }
-    body = chunks(_sessions(request), query.filters)
+    body = chunks(sessions, query.filters)
     return StreamingResponse(body, media_type=media, headers=headers)
 
 
 @router.get("/export.csv")
-def export_csv(request: Request, user: ApiUser) -> Response:
-    return _export(request, "csv", csv_chunks)
+def export_csv(request: Request, user: ApiUser, sessions: TranscriptSessionsDep) -> Response:
+    return _export(request, sessions, "csv", csv_chunks)
 
 
 @router.get("/export.jsonl")
-def export_jsonl(request: Request, user: ApiUser) -> Response:
-    return _export(request, "jsonl", jsonl_chunks)
+def export_jsonl(request: Request, user: ApiUser, sessions: TranscriptSessionsDep) -> Response:
+    return _export(request, sessions, "jsonl", jsonl_chunks)

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from app.api.admission import TurnAdmission
 from app.errors import ServerBusyError
+from app.traffic.admission import TurnAdmission
 
 
 def _admission(

@@ -75,6 +75,15 @@ def test_lexical_agreement_reorders_close_dense_scores() -> None:
     assert found.passages[0].passage.id == "p2"
 
 
+def test_one_retriever_returns_as_many_passages_as_each_call_asks_for() -> None:
+    retriever = Retriever(Fixed(), top_k=1, floor=-1.0, lexical_weight=1.0)
+    query = np.array([1, 0, 0, 0], dtype=np.float32)
+    assert len(retriever.search([query], ["stove"]).passages) == 1
+    three = retriever.search([query], ["stove"], top_k=3).passages
+    assert len(three) == 3 and three[0].passage.id == "p0"
+    assert len(retriever.search([query], ["stove"], top_k=2).passages) == 2
+
+
 def test_follow_ups_search_with_the_recent_questions_too() -> None:
     assert query_texts("how heavy is it?", []) == ["how heavy is it?"]
     assert query_texts("how heavy is it?", ["a", "b", "Tell me about the tent"]) == [

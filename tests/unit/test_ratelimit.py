@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from app.api.guards import client_address, retry_after
-from app.api.ratelimit import FailureLockout, TokenBuckets
+from app.traffic.guards import client_address, retry_after
+from app.traffic.ratelimit import FailureLockout, TokenBuckets
 
 
 class Clock:

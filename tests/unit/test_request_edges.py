@@ -1,4 +1,5 @@
-"""The HTTP edge on a small app of its own: the body cap and the shape of validation errors."""
+"""The HTTP edge on a small app of its own: the body cap, the shape of validation errors, and the
+status each domain error is answered with."""
 
 from __future__ import annotations
 
@@ -11,8 +12,16 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field
 
-from app.api.body_limit import BodyLimit
-from app.api.problems import validation_problem
+from app.api.problems import add_problem_handlers, validation_problem
+from app.errors import (
+    IndexNotPublishedError,
+    InvalidMessageError,
+    RateLimitedError,
+    ServerBusyError,
+    ShopdeskError,
+    TranscriptsUnavailableError,
+)
+from app.traffic.body_limit import BodyLimit
 
 LIMIT = 2048
 
@@ -95,3 +104,24 @@ def test_bad_utf8_and_deep_nesting_are_client_errors() -> None:
         response = _post(_app([]), content=body, headers={"content-type": "application/json"})
         assert response.status_code in (400, 422), body[:20]
         assert response.json()["detail"]
+
+
+def test_domain_errors_become_problems_with_their_status_and_wait() -> None:
+    raised: list[ShopdeskError] = [
+        InvalidMessageError("Please type a question as text."),
+        RateLimitedError("Too many requests from your address.", retry_after_s=0.2),
+        ServerBusyError("Please try again in a few seconds.", retry_after_s=5),
+        IndexNotPublishedError("no index yet: run python -m ingest"),
+        TranscriptsUnavailableError("the transcript database is unreachable"),
+    ]
+    app = FastAPI()
+    add_problem_handlers(app)
+
+    @app.post("/notes")
+    async def add(number: int) -> None:
+        raise raised[number]
+
+    answers = [_post(app, params={"number": n}) for n in range(len(raised))]
+    assert [a.status_code for a in answers] == [422, 429, 503, 503, 503]
+    assert [a.json()["detail"] for a in answers] == [str(e) for e in raised]
+    assert [a.headers.get("retry-after") for a in answers] == [None, "1", "5", None, None]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from app.api.admission import TurnAdmission
 from app.chat.session_ids import new_session_id
+from app.traffic.admission import TurnAdmission
 from app.web.shopper import build_shopper_page
 
 

@@ -10,9 +10,9 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
-from app.api.guards import build_guards
 from app.observability.metrics import ChatMetrics
 from app.settings import Settings
+from app.traffic.guards import build_guards
 from app.web import staff
 
 USER, PASSWORD = "staff", "shopdesk-staff"  # the development defaults

@@ -1,18 +1,21 @@
-"""The service's guards against crowds and abuse, built once from the settings, and the HTTP edge
-that turns their refusals into 429/503 answers with ``Retry-After``."""
+"""The service's guards against crowds and abuse, built once from the settings.
+
+A refusal is a domain error (``RateLimitedError``, ``ServerBusyError``) that says how long to
+wait; the HTTP edge answers it with 429/503 and ``Retry-After``, the chat window in words.
+"""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from fastapi import HTTPException, Request
+from starlette.requests import Request
 
-from app.api.admission import TurnAdmission
-from app.api.ratelimit import FailureLockout, TokenBuckets
-from app.errors import ServerBusyError
+from app.errors import RateLimitedError
 from app.observability.metrics import ChatMetrics
 from app.settings import Settings
+from app.traffic.admission import TurnAdmission
+from app.traffic.ratelimit import FailureLockout, TokenBuckets
 
 _MAX_ADDRESS_CHARS = 64
 
@@ -28,6 +31,31 @@ class Guards:
 
     def refused(self, reason: str) -> None:
         self.metrics.refusals.labels(reason=reason).inc()
+
+    def within_request_rate(self, client: str) -> None:
+        """Count one ``/api`` request; ``RateLimitedError`` once the client exceeds its share."""
+        self._within_rate(
+            self.requests,
+            client,
+            "client_request_rate",
+            "Too many requests from your address; please slow down and try again shortly.",
+        )
+
+    def within_turn_rate(self, client: str) -> None:
+        """Count one chat turn; ``RateLimitedError`` once the client starts them too fast."""
+        self._within_rate(
+            self.turns,
+            client,
+            "client_turn_rate",
+            "You are sending messages very quickly; please wait a moment and try again.",
+        )
+
+    def _within_rate(self, buckets: TokenBuckets, client: str, reason: str, detail: str) -> None:
+        """Take one from the client's bucket; refuse with ``detail`` when it is empty."""
+        wait = buckets.take(client)
+        if wait > 0:
+            self.refused(reason)
+            raise RateLimitedError(detail, retry_after_s=wait)
 
 
 def build_guards(settings: Settings, metrics: ChatMetrics) -> Guards:
@@ -54,11 +82,6 @@ def build_guards(settings: Settings, metrics: ChatMetrics) -> Guards:
     )
 
 
-def guards_of(request: Request) -> Guards:
-    guards: Guards = request.app.state.container.guards
-    return guards
-
-
 def client_address(request: Request, proxy_hops: int) -> str:
     """The address limits are keyed by: the peer, or with ``proxy_hops`` trusted proxies in front,
     the entry that many hops from the right of ``X-Forwarded-For`` (entries further left are
@@ -79,42 +102,3 @@ def client_address(request: Request, proxy_hops: int) -> str:
 def retry_after(seconds: float) -> dict[str, str]:
     """The ``Retry-After`` header for a wait, in whole seconds (at least one)."""
     return {"Retry-After": str(max(1, math.ceil(seconds)))}
-
-
-async def limit_requests(request: Request) -> None:
-    """Route dependency: 429 once a client exceeds its share of ``/api`` requests."""
-    guards = guards_of(request)
-    _within_rate(
-        request,
-        guards,
-        guards.requests,
-        "client_request_rate",
-        "Too many requests from your address; please slow down and try again shortly.",
-    )
-
-
-def limit_turns(request: Request) -> None:
-    """429 once a client starts chat turns faster than its rate."""
-    guards = guards_of(request)
-    _within_rate(
-        request,
-        guards,
-        guards.turns,
-        "client_turn_rate",
-        "You are sending messages very quickly; please wait a moment and try again.",
-    )
-
-
-def _within_rate(
-    request: Request, guards: Guards, buckets: TokenBuckets, reason: str, detail: str
-) -> None:
-    """Take one from the client's bucket; 429 with ``detail`` when it is empty."""
-    wait = buckets.take(client_address(request, guards.proxy_hops))
-    if wait > 0:
-        guards.refused(reason)
-        raise HTTPException(429, detail=detail, headers=retry_after(wait))
-
-
-def busy(exc: ServerBusyError) -> HTTPException:
-    """The 503 a shopper's client gets when every answering slot and queue place is taken."""
-    return HTTPException(503, detail=str(exc), headers=retry_after(exc.retry_after_s))
