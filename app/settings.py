@@ -203,7 +203,8 @@ class Settings(BaseSettings):
         le=1,
         description=(
             "Cosine score under which a passage counts as not relevant (tuned with "
-            "`python -m app.eval`: the highest that turns away at most 1% of answerable questions)."
+            "`python -m evaluation`: the highest that turns away at most 1% of answerable "
+            "questions)."
         ),
     )
     lexical_weight: float = Field(

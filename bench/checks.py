@@ -40,13 +40,13 @@ from app.chat.passage_filter import neutralise  # noqa: E402
 from app.chat.prompt import fit_passages  # noqa: E402
 from app.chat.vocabulary import Vocabulary  # noqa: E402
 from app.embedding.factory import build_embedder  # noqa: E402
-from app.eval.datasets import answer_cases  # noqa: E402
 from app.modelstore import resolve_generator  # noqa: E402
 from app.retrieval.published_index import PublishedIndex  # noqa: E402
 from app.retrieval.retriever import Retriever  # noqa: E402
 from app.retrieval.rewrite import query_texts  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from bench.e2e import machine  # noqa: E402
+from evaluation.datasets import answer_cases  # noqa: E402
 from ingest.pipeline import run_ingest  # noqa: E402
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-SHOP_QUESTIONS = Path(__file__).resolve().parents[2] / "app" / "eval" / "shop_questions.jsonl"
+from evaluation.datasets import SHOP_QUESTIONS
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from tests.conftest import REPO
 
 def test_threads_come_from_every_labelled_case_with_follow_ups_after_their_history() -> None:
     threads = load_threads()
-    lines = (REPO / "app" / "eval" / "shop_questions.jsonl").read_text().splitlines()
+    lines = (REPO / "evaluation" / "data" / "shop_questions.jsonl").read_text().splitlines()
     assert len(threads) == sum(1 for line in lines if line.strip())
     assert ("Tell me about the Stormhollow 2 tent", "how heavy is it?") in threads
 

@@ -174,7 +174,7 @@ def test_the_three_turn_conversation_answers_or_declines_and_never_invents_a_quo
     word for word in a passage of the served index, no layout line shows, and each turn either
     carries the shop's fact or declines with a person offered."""
     from app.chat.scaffolding import scaffolding_start
-    from app.eval.answer_eval import declines
+    from evaluation.answer_eval import declines
 
     session = start(live_server)
     expected = {

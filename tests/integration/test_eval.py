@@ -1,6 +1,6 @@
 """Quality floors: retrieval on the shop's labelled questions, and answers from the real engine.
 
-The floors were recorded from `python -m app.eval` runs (docs/QUALITY.md); a change to chunking,
+The floors were recorded from `python -m evaluation` runs (docs/QUALITY.md); a change to chunking,
 retrieval or prompts that drops quality below them fails here.
 """
 
@@ -11,11 +11,11 @@ from typing import Any
 
 from anyio.from_thread import BlockingPortal
 
-from app.eval.answer_eval import evaluate_answers
-from app.eval.datasets import answer_cases, shop_cases
-from app.eval.retrieval_eval import SERVICE, evaluate_retrieval, variants
 from app.retrieval.published_index import PublishedIndex
 from app.settings import Settings
+from evaluation.answer_eval import evaluate_answers
+from evaluation.datasets import answer_cases, shop_cases
+from evaluation.retrieval_eval import SERVICE, evaluate_retrieval, variants
 from ingest.pipeline import run_ingest
 
 # Measured 2026-11-29 on the service's variant (hybrid+rewrite): hit@5 0.995, MRR 0.937,

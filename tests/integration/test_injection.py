@@ -599,7 +599,7 @@ def test_the_judges_recognise_an_instruction_carried_out(
 @pytest.mark.slow
 @pytest.mark.timeout(2400)
 def test_shop_questions_are_rarely_declined_or_withheld(portal: BlockingPortal, stack: Any) -> None:
-    from app.eval.datasets import shop_cases
+    from evaluation.datasets import shop_cases
 
     async def one(case: Any) -> Any:
         session = secrets.token_urlsafe(12)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.eval.abcd import write_knowledge
+from evaluation.abcd import write_knowledge
 from ingest.loaders import discover, load_file
 
 REPO = Path(__file__).resolve().parents[2]

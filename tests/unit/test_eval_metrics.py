@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import math
 
-from app.eval.metrics import hit_at, ndcg_at, recall_at, reciprocal_rank, unique_in_order
+from evaluation.metrics import hit_at, ndcg_at, recall_at, reciprocal_rank, unique_in_order
 
 
 def test_metrics_on_a_known_ranking() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.chat.compose import PARTIAL, composed_pieces
 from app.chat.evidence import Evidence, select_evidence, units
-from app.eval.answer_eval import declines, facts_found
+from evaluation.answer_eval import declines, facts_found
 from tests.unit.passages import FAQ, FOOTPRINT, JACKET, RETURNS, TENT, hit
 
 

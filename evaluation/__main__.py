@@ -1,9 +1,10 @@
-"""`python -m app.eval`: retrieval and answer quality on labelled shop questions and public sets.
+"""`python -m evaluation`: retrieval and answer quality on labelled shop questions and public sets.
 
 Retrieval (every set): the service's retriever in each of its variants, so what each improvement
 buys is measured on the same cases in the same run, and a relevance-floor sweep. Answers (the
 shop's set): the real chat service, engine included, answers every question and is scored.
-Writes bench-results/eval.json and eval.md. Runs on a fresh machine after set-up.
+Writes bench-results/eval.json and eval.md. Runs on a fresh machine after set-up, from the
+repository root; the public sets (HetPQA, MTRAG-UN, ABCD) are read from --eval-data.
 """
 
 from __future__ import annotations
@@ -21,28 +22,36 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from app.embedding.factory import build_embedder
-from app.eval import datasets
-from app.eval.abcd import write_knowledge
-from app.eval.answer_eval import evaluate_answers, summarise
-from app.eval.retrieval_eval import (
+from app.retrieval.published_index import PublishedIndex
+from app.retrieval.retriever import IndexSource
+from app.settings import Settings
+from evaluation import datasets
+from evaluation.abcd import write_knowledge
+from evaluation.answer_eval import evaluate_answers, summarise
+from evaluation.retrieval_eval import (
     SERVICE,
     InMemoryIndex,
     evaluate_retrieval,
     recommended_floor,
     variants,
 )
-from app.retrieval.published_index import PublishedIndex
-from app.retrieval.retriever import IndexSource
-from app.settings import Settings
 from ingest.pipeline import run_ingest
 
-REPO = Path(__file__).resolve().parents[2]
-EVAL = REPO.parent / "shared" / "eval"
+REPO = Path(__file__).resolve().parents[1]
+EVAL_DATA_ENV = "SHOPDESK_EVAL_DATA"
 MAX_WRONGLY_REFUSED = 0.01  # the floor may turn away at most 1 % of answerable questions
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app.eval", description=__doc__.split("\n")[0])
+def default_eval_data() -> Path:
+    """Where the public sets are: ``$SHOPDESK_EVAL_DATA``, else ``../shared/eval`` from the
+    current directory (the repository root, where the command is run)."""
+    return Path(os.environ.get(EVAL_DATA_ENV) or Path("..") / "shared" / "eval")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m evaluation", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--sets", default="shop,hetpqa,mtrag", help="retrieval sets")
     parser.add_argument(
         "--answers", action=argparse.BooleanOptionalAction, default=True,
@@ -53,8 +62,22 @@ def main(argv: list[str] | None = None) -> int:
         "--part", choices=("all", "tuning", "report"), default="all",
         help="answer only this part of the labelled questions (tuning: for development)",
     )  # fmt: skip
+    parser.add_argument(
+        "--eval-data", type=Path, metavar="DIR",
+        help="folder of the public sets (hetpqa/, mtrag_un/, abcd/); a set that is not there is "
+        f"skipped (default: ${EVAL_DATA_ENV} if set, else ../shared/eval from the current "
+        f"directory, right when run from the repository root; now: {default_eval_data()})",
+    )  # fmt: skip
     parser.add_argument("--out-dir", type=Path, default=REPO / "bench-results")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
     args = parser.parse_args(argv)
+    if args.eval_data is not None and not args.eval_data.is_dir():
+        parser.error(f"--eval-data {args.eval_data}: no such folder")
+    eval_data: Path = args.eval_data or default_eval_data()
 
     settings = Settings(knowledge_dir=REPO / "knowledge")
     embedder = build_embedder(settings)
@@ -100,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         if args.answers:
             results["answers"] = asyncio.run(_answers(shop, answer_cases))
-    guidelines = EVAL / "abcd" / "guidelines.json"
+    guidelines = eval_data / "abcd" / "guidelines.json"
     if args.answers and guidelines.exists() and args.part != "tuning":
         with tempfile.TemporaryDirectory() as scratch:
             abcd = settings.model_copy(
@@ -111,8 +134,8 @@ def main(argv: list[str] | None = None) -> int:
             abcd_cases = datasets.shop_cases(datasets.ABCD_QUESTIONS)[: args.limit or None]
             results["answers_abcd"] = asyncio.run(_answers(abcd, abcd_cases))
     for name, loader, path in (
-        ("hetpqa", datasets.hetpqa, EVAL / "hetpqa" / "evidence_ranking" / "dev.csv"),
-        ("mtrag", datasets.mtrag, EVAL / "mtrag_un" / "reference.jsonl"),
+        ("hetpqa", datasets.hetpqa, eval_data / "hetpqa" / "evidence_ranking" / "dev.csv"),
+        ("mtrag", datasets.mtrag, eval_data / "mtrag_un" / "reference.jsonl"),
     ):
         if name in wanted and path.exists():
             passages, cases = loader(path)
