@@ -8,7 +8,8 @@ mentions. The chosen evidence is judged against the question's specifics instead
 - a size the question asks about must be the size the evidence line states, when it states one;
 - a name the question gives (a place, a scheme, a brand: a capitalised word that is not the
   question's first) must appear in the shop's pages;
-- and the evidence must hold the question's own words (besides the product name), weighed by how
+- and the evidence must hold the question's own words (besides the product name and chat
+  shorthand the pages never use; a misspelt word as the pages spell it), weighed by how
   rare each is in the shop's pages: "Can I hire a tent?" is not answered by a line about
   pitching a tent, which holds "tent" but not the telling "hire". Evidence that holds too little
   of them is *partial*: the shopper is shown the closest lines as such, and offered a person.
@@ -92,12 +93,12 @@ def coverage(question: str, selection: Selection, vocabulary: Vocabulary) -> flo
     named = {w[:5] for w in name_words(product)} | stems(product)
     total = held = 0.0
     for word in dict.fromkeys(content_words(PRODUCT_CODE.sub(" ", question))):
-        own = stem(word)
-        if own in named:
-            continue
+        own = vocabulary.spelled(stem(word))
+        if own in named or (len(word) < 4 and not vocabulary.knows(own)):
+            continue  # the product's name; chat shorthand the pages never use ("u", "ffs", "mum")
         weight = vocabulary.weight(own)
         total += weight
-        if own in selection.matched_words or FIELD_NAMES.get(word) in selection.matched_words:
+        if own in selection.held_words or FIELD_NAMES.get(word) in selection.held_words:
             held += weight
     return held / total if total else 1.0
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.chat.citations import MARKER
-from app.chat.evidence import FIELD_NAMES, stem
+from app.chat.evidence import FIELD_NAMES, stem, stems
 from app.chat.products import PRODUCT_CODE, named_titles
 from app.chat.quotes import fabricated_quotes
 from app.retrieval.published_index import ScoredPassage
@@ -36,6 +36,7 @@ WRONG_POLARITY = "unsupported_polarity"
 FABRICATED_QUOTE = "fabricated_quote"
 UNKNOWN_NAME = "unsupported_name"
 UNSUPPORTED = "unsupported_statement"
+NOT_RESTATED = "not_in_shown_lines"
 MODEL_DECLINED = "model_declined"
 
 _DECLINES = re.compile(
@@ -59,8 +60,13 @@ _YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
 _LINE = re.compile(r"[^\n]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _NAME = re.compile(r"(?<=\S )(?:[A-Z][a-z]+|[A-Z]{2,})\b")
+_NEGATING_PREFIXES = ("un", "non-", "non")
+_NOT_PREFIXED = frozenset({"less", "like"})  # "unless", "unlike" do not negate them
 MIN_SHARED_WORDS = 2  # a statement must share this many words with a sentence to speak to it
 MIN_SUPPORT = 0.5  # ... and this share of the sentence's words (fitted on the tuning part)
+RESTATED = 0.8  # the share of its words a sentence must have in one shown line to restate it
+# Words about the answer, not of it: "The answer is: 30 days", "The reason for this is…".
+_ABOUT_THE_ANSWER = frozenset(stem(w) for w in ("answer", "reason"))
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,30 @@ def check_sentence(
     return _statement_check(body, about, evidence)
 
 
+def restates(sentence: str, lines: Sequence[str], *, question: str, product: str | None) -> bool:
+    """Whether ``sentence`` says what one of the shown ``lines`` says, and nothing more.
+
+    The ``verified`` policy shows the model's words beside the shop's lines only when they
+    restate them: every figure and code is in the lines (or the question), most of the
+    sentence's words (the product's own name aside: a record's lines do not repeat it) are in
+    one line, and the sentence agrees with that line on negation and on words negated by a
+    prefix. A yes or a no the model adds is a claim the lines must make too.
+    """
+    body = MARKER.sub(" ", sentence)
+    given = " ".join(lines) + " " + question
+    if any(number not in numbers(given) for number in numbers(body)):
+        return False
+    if any(code.lower() not in given.lower() for code in PRODUCT_CODE.findall(body)):
+        return False
+    words = _words(body) - stems(product or "") - _ABOUT_THE_ANSWER
+    if not words or (_YES_NO.match(body) and len(words) < 3):
+        return False  # nothing to hold a yes or a no against: "Yes, on sleeping mats."
+    best = max(lines, key=lambda line: len(words & _words(line)), default="")
+    if len(words & _words(best)) < RESTATED * len(words):
+        return False
+    return _negated(body) == _negated(best) and not _opposed(body, best)
+
+
 def declines(text: str) -> bool:
     """True when ``text`` says it does not know or hands the shopper to a person."""
     return bool(_DECLINES.search(text))
@@ -146,7 +176,27 @@ def _statement_check(
         polarity = {_negated(s) for s in chosen} if chosen else polarity
     if polarity != {_negated(sentence)}:
         return WRONG_POLARITY
+    if any(_opposed(sentence, s) for s in closest):
+        return WRONG_POLARITY
     return None
+
+
+def _opposed(sentence: str, statement: str) -> bool:
+    """One says a word the other says with a negating prefix: "a used tent" against "unused
+    tents", "refundable" against "non-refundable"."""
+    said, stated = _plain(sentence), _plain(statement)
+    return any(
+        f"{prefix}{word}" in other and f"{prefix}{word}" not in own
+        for own, other in ((said, stated), (stated, said))
+        for word in own
+        if len(word) > 3 and word not in _NOT_PREFIXED
+        for prefix in _NEGATING_PREFIXES
+    )
+
+
+def _plain(text: str) -> frozenset[str]:
+    """Lower-case words, hyphens kept ("non-refundable")."""
+    return frozenset(re.findall(r"[a-z]+(?:-[a-z]+)*", text.lower()))
 
 
 def _words(text: str) -> frozenset[str]:

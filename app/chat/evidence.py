@@ -30,21 +30,21 @@ STEM = 5
 MAX_QUOTE_CHARS = 300
 # Lines that are scaffolding of a record, not something the shop states.
 _NOT_STATEMENTS = ("Question:", "Category:", "SKU:")
-# A shopper's word for a product record's field (their stems): asked "how much does it cost?",
+# A shopper's word for a product record's field: asked "how much does it cost?",
 # the record's "Price (GBP): 39" line answers.
-FIELD_NAMES = {
+_FIELD_OF_WORD = {
     "cost": "price",
     "costs": "price",
     "cheap": "price",
     "expensive": "price",
-    "heavy": "weigh",
-    "light": "weigh",
-    "color": "colou",
-    "colors": "colou",
-    "made": "mater",
+    "heavy": "weight",
+    "light": "weight",
+    "color": "colour",
+    "colors": "colour",
+    "made": "material",
     "wash": "care",
     "clean": "care",
-    "available": "sizes",
+    "available": "size",
     "stock": "stock",
 }
 # Weights of the unit score, fitted on the tuning part of the labelled shop questions.
@@ -79,7 +79,7 @@ class Selection:
 
     lines: tuple[Evidence, ...]
     product: str | None
-    matched_words: frozenset[str]  # question stems the chosen lines or their passages hold
+    held_words: frozenset[str]  # every word stem of the chosen lines and their pages' titles
 
 
 def units(passages: Sequence[ScoredPassage]) -> list[Unit]:
@@ -139,11 +139,11 @@ def select_evidence(
             continue
         chosen.append((score, unit, held))
         covered |= held
-    matched: set[str] = set()
+    words: set[str] = set()
     for _, unit, _ in chosen:
-        matched |= asked & stems(f"{unit.passage.passage.title} {unit.text}")
+        words |= stems(f"{unit.passage.passage.title} {unit.text}")
     lines = tuple(Evidence(u.number, _quoted_text(u, chosen), round(s, 4)) for s, u, _ in chosen)
-    return Selection(lines, product, frozenset(matched))
+    return Selection(lines, product, frozenset(words))
 
 
 def _quoted_text(unit: Unit, chosen: Sequence[tuple[float, Unit, frozenset[str]]]) -> str:
@@ -167,14 +167,24 @@ def stems(text: str) -> frozenset[str]:
     return frozenset(stem(word) for word in content_words(text))
 
 
-_SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
+_SUFFIX = re.compile(r"(?:ing|ed)$")
+_PLURAL = re.compile(r"(?<=[a-z]{3})(?<!s)s$")
 
 
 def stem(word: str) -> str:
-    """The first five letters after a common suffix: "filled", "fill" and "fills" agree."""
-    if len(word) > 4 and word.isalpha():
-        word = _SUFFIX.sub("", word)
+    """The first five letters after a common suffix and a final e: "filled", "fill" and "fills"
+    agree, and so do "comes" and "come", "charges" and "charge" ("glass" keeps its s)."""
+    if word.isalpha():
+        word = _PLURAL.sub("", word)
+        if len(word) > 4:
+            word = _SUFFIX.sub("", word)
+        if len(word) > 3 and word.endswith("e"):
+            word = word[:-1]
     return word[:STEM]
+
+
+# A shopper's word for a field, mapped to the field name's stem: cost → Price, heavy → Weight.
+FIELD_NAMES = {word: stem(field) for word, field in _FIELD_OF_WORD.items()}
 
 
 def _quotable(text: str) -> list[tuple[str, str]]:

@@ -14,7 +14,7 @@ import numpy as np
 from app.chat.answer_checks import grounding_text
 from app.chat.answerability import MIN_COVERAGE, judge
 from app.chat.citations import cited, groundedness
-from app.chat.claims import check_sentence
+from app.chat.claims import NOT_RESTATED, check_sentence, restates
 from app.chat.compose import PARTIAL, composed_pieces, decline
 from app.chat.evidence import Evidence, Selection, quotable_lines, select_evidence, units
 from app.chat.guard import WITHHELD, answer_guard
@@ -305,23 +305,33 @@ class ChatService:
             ),
         )
         checking = [0.0]
+        shown_lines = [e.text for e in selection.lines]
+        # beside the shop's lines (the verified policy), the model may only restate them
+        restating = options.answer_policy == "verified" and bool(shown_lines)
 
         def check(sentence: str) -> str | None:
             started = time.perf_counter()
             try:
-                return check_sentence(
+                reason = check_sentence(
                     sentence,
                     passages=prompt.passages,
                     question=question,
                     product=selection.product,
-                    evidence=[e.text for e in selection.lines],
+                    evidence=shown_lines,
                 )
+                if (
+                    reason is None
+                    and restating
+                    and not restates(
+                        sentence, shown_lines, question=question, product=selection.product
+                    )
+                ):
+                    return NOT_RESTATED
+                return reason
             finally:
                 checking[0] += time.perf_counter() - started
 
-        gate = SentenceGate(
-            check, prompt.passages, known=[e.text for e in selection.lines], question=question
-        )
+        gate = SentenceGate(check, prompt.passages, known=shown_lines, question=question)
         mark = time.perf_counter()
         first = True
         stream = self._engine.stream(request)

@@ -30,7 +30,29 @@ class Vocabulary:
         """Whether any passage holds ``stem``."""
         return stem in self._counts
 
+    def spelled(self, stem: str) -> str:
+        """``stem`` as the shop's pages spell it: itself when known, else the one known stem a
+        single slip away (a letter dropped, added, changed or two swapped: "retru" → "retur"),
+        else itself."""
+        if stem in self._counts or len(stem) < 4:
+            return stem
+        near = {c for c in _one_slip(stem) if c in self._counts}
+        return near.pop() if len(near) == 1 else stem
+
     def weight(self, stem: str) -> float:
         """How telling ``stem`` is: its inverse document frequency, highest for a word no passage
         holds."""
         return math.log((self._size + 1) / (self._counts.get(stem, 0) + 1)) + 1.0
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _one_slip(word: str) -> set[str]:
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    return (
+        {a + b[1:] for a, b in splits if b}
+        | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+        | {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+        | {a + c + b for a, b in splits for c in _LETTERS}
+    )

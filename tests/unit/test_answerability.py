@@ -70,3 +70,15 @@ def test_rare_words_weigh_more_than_common_ones() -> None:
 
 def test_no_evidence_at_all_is_declined() -> None:
     assert verdict("anything", []) == (False, "no_match", False)
+
+
+def test_chat_shorthand_does_not_count_and_a_slip_is_read_as_the_pages_spell_it() -> None:
+    """Messy phrasing: "u" and "pls" are no part of what was asked, and "retrun" is "return"."""
+    words = Vocabulary([h.passage for h in SHOP])
+
+    def covered(question: str) -> float:
+        selection = select_evidence(question, (), [RETURNS], [0.0] * len(units([RETURNS])))
+        return coverage(question, selection, words)
+
+    clean = covered("How long do I have to return unused items?")
+    assert clean == covered("pls how long do u have to retrun unused items") > 0.5

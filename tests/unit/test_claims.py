@@ -10,6 +10,7 @@ from app.chat.claims import (
     UNSUPPORTED_FIGURE,
     WRONG_POLARITY,
     check_sentence,
+    restates,
 )
 from tests.unit.passages import FAQ, FOOTPRINT, RETURNS, TENT
 
@@ -55,6 +56,14 @@ def test_polarity_must_agree_with_the_closest_statement() -> None:
     )
 
 
+def test_a_word_the_statement_negates_by_its_prefix_is_the_opposite_claim() -> None:
+    """The demo's second turn: "used" against the policy's "unused"."""
+    assert check("You have 30 days to return used items.") == WRONG_POLARITY
+    assert check("You have 30 days to return unused items.") is None
+    # the sentence is dropped even where "unless" turns it round: the check errs on the safe side
+    assert check("You have 30 days to return items unless they are used.") == WRONG_POLARITY
+
+
 def test_a_statement_no_passage_supports_fails() -> None:
     assert check("Our tents are handmade by mountain elves in secret workshops.") == UNSUPPORTED
     assert check("Thanks!") is None
@@ -63,3 +72,22 @@ def test_a_statement_no_passage_supports_fails() -> None:
 def test_a_quotation_must_be_verbatim() -> None:
     assert check("Our policy says “we can't accept tents that have been pitched outdoors”.") is None
     assert check("Our policy says “we never accept tents from Ireland at all”.") == FABRICATED_QUOTE
+
+
+LINES = [
+    "You have 30 days from the day you receive your order to return unused items.",
+    "For hygiene reasons we can't accept tents that have been pitched outdoors.",
+]
+
+
+def test_beside_the_shown_lines_the_model_may_only_restate_them() -> None:
+    def said(sentence: str, product: str | None = None) -> bool:
+        return restates(sentence, LINES, question="How long do I have?", product=product)
+
+    assert said("The answer is: you have 30 days from the day you receive your order [1].")
+    assert not said("You have 60 days from the day you receive your order.")  # a figure
+    assert not said("You have 30 days to return used items.")  # "used" against "unused"
+    assert not said("We can accept tents that have been pitched outdoors.")  # negation
+    # most words of one line, not a few of each: the wheelchair access is in no line
+    assert not said("Tents are wheelchair accessible for 30 days.")
+    assert not said("Yes, unused items.")  # a yes with too little to hold it against
