@@ -77,7 +77,7 @@ def _hash_password() -> int:
     """Read a password (prompted twice on a terminal, else stdin's first line), print its hash."""
     import getpass
 
-    from app.web.staff_auth import hash_password
+    from app.passwords import hash_password
 
     if sys.stdin.isatty():
         password = getpass.getpass("Staff password: ")

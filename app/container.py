@@ -30,6 +30,7 @@ from app.sessions.turn_vectors import TurnVectorCache
 from app.settings import Settings
 from app.traffic.guards import Guards, build_guards
 from app.transcripts.durable import durable_transcripts
+from app.transcripts.review import TranscriptReview
 from app.transcripts.store import SqlTranscripts
 
 logger = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ class Container:
     search: PassageSearch  # staff's and tools' passage search, shared by every request
     engine: SupervisedEngine
     chat: ChatService
-    transcripts: SqlTranscripts
+    transcript_review: TranscriptReview  # the staff pages' reads and notes
     conversations: ConversationService
     metrics: ChatMetrics
     guards: Guards
@@ -139,7 +140,7 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
             search=PassageSearch(index, encoder, lexical_weight=settings.lexical_weight),
             engine=engine,
             chat=chat,
-            transcripts=transcripts,
+            transcript_review=TranscriptReview(transcripts.sessions),
             conversations=conversations,
             metrics=metrics,
             guards=build_guards(settings, metrics),

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Request
-from sqlalchemy.orm import Session, sessionmaker
 from starlette.applications import Starlette
 
 from app.chat.conversations import ConversationService
@@ -15,6 +14,7 @@ from app.observability.metrics import ChatMetrics
 from app.retrieval.passage_search import PassageSearch
 from app.settings import Settings
 from app.traffic.guards import Guards, client_address
+from app.transcripts.review import TranscriptReview
 
 
 def running_container(app: Starlette) -> Container | None:
@@ -51,9 +51,9 @@ async def metrics_of(container: ContainerDep) -> ChatMetrics:
     return container.metrics
 
 
-async def transcript_sessions_of(container: ContainerDep) -> sessionmaker[Session]:
-    """Sessions on the transcript database, for the staff pages' queries and exports."""
-    return container.transcripts.sessions
+async def transcript_review_of(container: ContainerDep) -> TranscriptReview:
+    """What the staff pages read and annotate the transcripts through."""
+    return container.transcript_review
 
 
 SettingsDep = Annotated[Settings, Depends(settings_of)]
@@ -61,7 +61,7 @@ ConversationsDep = Annotated[ConversationService, Depends(conversations_of)]
 PassageSearchDep = Annotated[PassageSearch, Depends(passage_search_of)]
 GuardsDep = Annotated[Guards, Depends(guards_of)]
 MetricsDep = Annotated[ChatMetrics, Depends(metrics_of)]
-TranscriptSessionsDep = Annotated[sessionmaker[Session], Depends(transcript_sessions_of)]
+TranscriptReviewDep = Annotated[TranscriptReview, Depends(transcript_review_of)]
 
 
 async def client_address_of(request: Request, guards: GuardsDep) -> str:

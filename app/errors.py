@@ -80,5 +80,9 @@ class TranscriptsUnavailableError(ShopdeskError):
     """The transcript database cannot be reached; what must not be lost waits in the outbox."""
 
 
+class TranscriptNotFoundError(ShopdeskError):
+    """No stored conversation or answer has that id (within the asking session, for shoppers)."""
+
+
 class SessionStoreUnavailableError(ShopdeskError):
     """The session store (Redis) cannot be reached; turns go on from the recorded transcripts."""

@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.errors import ConfigurationError
+from app.passwords import is_password_hash
 
 DEFAULT_CACHE_DIR = Path.home() / ".cache" / "shopdesk"
 DEV_SECRET = "development-only-secret-change-me"
@@ -378,10 +379,7 @@ class Settings(BaseSettings):
                 "production mode needs its own staff password: set SHOPDESK_STAFF_PASSWORD_HASH "
                 "to the output of `python -m app hash-password`"
             )
-        if (
-            not self.staff_password_hash.startswith("scrypt$")
-            or self.staff_password_hash.count("$") != 5
-        ):
+        if not is_password_hash(self.staff_password_hash):
             raise ConfigurationError(
                 "SHOPDESK_STAFF_PASSWORD_HASH is not a password hash: make one with "
                 "`python -m app hash-password`"

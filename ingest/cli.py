@@ -14,7 +14,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from app.errors import ConfigurationError, IngestLockedError, NothingToPublishError, ShopdeskError
+from app.errors import (
+    ConfigurationError,
+    CorruptIndexVersionError,
+    IngestLockedError,
+    NothingToPublishError,
+    ShopdeskError,
+)
 from app.index import versions
 from app.settings import Settings
 
@@ -75,9 +81,12 @@ def _list_versions(settings: Settings) -> int:
     root = settings.index_dir
     current = versions.current_version_id(root)
     for version_id in versions.list_versions(root):
-        counts = versions.read_manifest(root, version_id).get("counts", {})
+        try:
+            passages = f"{versions.read_manifest(root, version_id).counts.passages} passages"
+        except CorruptIndexVersionError as exc:
+            passages = str(exc)
         marker = "*" if version_id == current else " "
-        print(f"{marker} {version_id}  {counts.get('passages', '?')} passages")
+        print(f"{marker} {version_id}  {passages}")
     return EXIT_OK
 
 

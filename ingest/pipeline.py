@@ -19,6 +19,14 @@ import numpy as np
 from app.embedding.embedder import Embedder
 from app.errors import CorruptIndexVersionError, NothingToPublishError
 from app.index import vector_index, versions
+from app.index.manifest import (
+    Chunking,
+    Counts,
+    EmbeddingModel,
+    IndexFacts,
+    SkippedSource,
+    VersionManifest,
+)
 from app.index.passage import Passage
 from app.settings import Settings
 from ingest.chunking import ChunkingPolicy, chunk_documents
@@ -73,13 +81,14 @@ def run_ingest(
         with report.stage("load"):
             documents = load_documents(settings, report)
         current = versions.current_version_id(root)
+        served = _served_manifest(root, current)
         policy = ChunkingPolicy(settings.chunk_tokens, settings.chunk_overlap_tokens)
         with report.stage("chunk"):
             passages = chunk_changed(
                 documents,
                 embedder,
                 policy,
-                previous=_previous_passages(root, current, embedder.model_id, policy),
+                previous=_previous_passages(root, current, served, embedder.model_id, policy),
             )
         report.passages = len(passages)
         if not passages:
@@ -88,7 +97,7 @@ def run_ingest(
                 f"({len(report.skipped)} skipped); the served version is unchanged"
             )
         digest = content_digest(embedder.model_id, passages)
-        if not force and current and _same_content(root, current, digest):
+        if not force and served is not None and served.content_digest == digest:
             report.version_id = current
             report.embedded_reused = len({p.hash for p in passages})
             report.timings["total"] = round(time.perf_counter() - started, 4)
@@ -193,34 +202,37 @@ def content_digest(model_id: str, passages: Sequence[Passage]) -> str:
     return digest.hexdigest()
 
 
+def _served_manifest(root: Path, version_id: str | None) -> VersionManifest | None:
+    """The served version's manifest (read once per run), or None: nothing served, or unreadable."""
+    if version_id is None:
+        return None
+    try:
+        return versions.read_manifest(root, version_id)
+    except CorruptIndexVersionError:
+        return None
+
+
 def _previous_passages(
-    root: Path, version_id: str | None, model_id: str, policy: ChunkingPolicy
+    root: Path,
+    version_id: str | None,
+    served: VersionManifest | None,
+    model_id: str,
+    policy: ChunkingPolicy,
 ) -> dict[str, tuple[str, list[Passage]]]:
     """The served version's passages by document, when made with this model and chunking."""
-    if version_id is None:
+    if version_id is None or served is None:
         return {}
+    same_policy = served.chunking == Chunking(policy.max_tokens, policy.overlap_tokens)
+    if not same_policy or served.model.id != model_id:
+        return {}
+    grouped: dict[str, list[Passage]] = {}
     try:
-        manifest = versions.read_manifest(root, version_id)
-        same_policy = manifest.get("chunking") == {
-            "max_tokens": policy.max_tokens,
-            "overlap": policy.overlap_tokens,
-        }
-        if not same_policy or manifest.get("model", {}).get("id") != model_id:
-            return {}
-        grouped: dict[str, list[Passage]] = {}
         for passage in versions.read_passages(root, version_id):
             grouped.setdefault(passage.document_id, []).append(passage)
     except CorruptIndexVersionError:
         return {}
-    hashes: dict[str, str] = manifest.get("documents", {})
+    hashes = served.documents
     return {doc_id: (hashes[doc_id], ps) for doc_id, ps in grouped.items() if doc_id in hashes}
-
-
-def _same_content(root: Path, version_id: str, digest: str) -> bool:
-    try:
-        return versions.read_manifest(root, version_id).get("content_digest") == digest
-    except CorruptIndexVersionError:
-        return False
 
 
 def _token_counter(embedder: Embedder) -> Any:
@@ -238,26 +250,23 @@ def _manifest(
     choice: vector_index.IndexChoice,
     digest: str,
     documents: Sequence[Document],
-) -> dict[str, Any]:
-    return {
-        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "content_digest": digest,
-        "model": {"id": embedder.model_id, "dimension": embedder.dimension},
-        "index": {
-            "kind": choice.kind,
-            "params": choice.params,
-            "recall_at_10": report.index_recall,
-        },
-        "chunking": {"max_tokens": settings.chunk_tokens, "overlap": settings.chunk_overlap_tokens},
-        "counts": {
-            "files": report.files,
-            "documents": report.documents,
-            "passages": report.passages,
-            "embedded_new": report.embedded_new,
-            "embedded_reused": report.embedded_reused,
-            "skipped": len(report.skipped),
-        },
-        "documents": {d.id: d.content_hash for d in documents},
-        "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
-        "timings": dict(report.timings),
-    }
+) -> VersionManifest:
+    """The new version's manifest; ``publish_version`` adds its id and the facts of its files."""
+    return VersionManifest(
+        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        content_digest=digest,
+        model=EmbeddingModel(embedder.model_id, embedder.dimension),
+        index=IndexFacts(choice.kind, dict(choice.params), report.index_recall),
+        chunking=Chunking(settings.chunk_tokens, settings.chunk_overlap_tokens),
+        counts=Counts(
+            files=report.files,
+            documents=report.documents,
+            passages=report.passages,
+            embedded_new=report.embedded_new,
+            embedded_reused=report.embedded_reused,
+            skipped=len(report.skipped),
+        ),
+        documents={d.id: d.content_hash for d in documents},
+        skipped=tuple(SkippedSource(s.path, s.reason) for s in report.skipped),
+        timings=dict(report.timings),
+    )

@@ -159,10 +159,8 @@ class _SlotStream(StreamingResponse):
 
 @router.post("/sessions/{session}/feedback", status_code=201)
 async def rate(body: FeedbackIn, service: ConversationsDep, session: Session) -> dict[str, int]:
-    try:
-        feedback_id = await service.rate(session, body.message_id, body.rating, body.comment)
-    except LookupError as exc:  # the transcript queries say so with a plain LookupError
-        raise HTTPException(404, detail="no such answer in this conversation") from exc
+    """Rate one of this session's answers; 404 for an answer that is not the session's."""
+    feedback_id = await service.rate(session, body.message_id, body.rating, body.comment)
     return {"feedback_id": feedback_id}
 
 
@@ -177,7 +175,7 @@ async def _events(service: ConversationService, session: str, message: str) -> A
             if isinstance(event, Delta):
                 yield _sse("delta", {"text": event.text})
             elif isinstance(event, Recorded):
-                yield _sse("done", done_payload(event.outcome, event.message_id))
+                yield _sse("done", done_payload(event.turn, event.message_id))
     except EngineUnavailableError:
         logger.exception("engine unavailable during a turn")
         yield _sse("error", {"detail": "Our assistant is unavailable right now; please try again "

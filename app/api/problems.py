@@ -4,9 +4,9 @@ exception handlers that give it: the one place where errors become HTTP statuses
 A refusal's body is ``{"detail": ...}``: a sentence, or one entry per field that is wrong. Field
 errors never echo the input back: it may be a megabyte, personal data, or text (lone surrogates)
 that cannot even be encoded as UTF-8. A domain error (``app.errors``) that reaches a route is
-answered by its class: 422 for a message that cannot be answered, 429 for a client over its rate,
-503 for anything the service cannot do right now (busy, no index, a backend down), with
-``Retry-After`` when the error says how long to wait.
+answered by its class: 404 for a conversation or answer that is not there, 422 for a message that
+cannot be answered, 429 for a client over its rate, 503 for anything the service cannot do right
+now (busy, no index, a backend down), with ``Retry-After`` when the error says how long to wait.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from app.errors import (
     RateLimitedError,
     ServerBusyError,
     ShopdeskError,
+    TranscriptNotFoundError,
 )
 from app.traffic.guards import retry_after
 
@@ -54,7 +55,10 @@ _RETRY_AFTER = {
 
 PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": Problem, "description": "The body is not readable JSON (bad UTF-8, too deep)"},
-    404: {"model": Problem, "description": "Unknown session: start one with POST /api/sessions"},
+    404: {
+        "model": Problem,
+        "description": "Unknown session (start one with POST /api/sessions), or no such answer",
+    },
     413: {"model": Problem, "description": "The request body is too large"},
     422: {"model": Problem, "description": "Invalid input; `detail` says what to change"},
     429: {
@@ -86,6 +90,7 @@ async def validation_problem(request: Request, exc: Exception) -> JSONResponse:
 
 # Checked in order; a domain error of any other class is something the service cannot do now.
 _STATUS_OF: tuple[tuple[type[ShopdeskError], int], ...] = (
+    (TranscriptNotFoundError, 404),
     (InvalidMessageError, 422),
     (RateLimitedError, 429),
 )

@@ -5,22 +5,15 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
 from typing import Protocol
 
-from app.chat.outcome import ChatEvent, Done, TurnOutcome
+from app.chat.outcome import ChatEvent, Done
 from app.chat.service import ChatService
+from app.chat.turn import FinishedTurn
 from app.errors import ShopdeskError
 from app.observability.metrics import ChatMetrics
 from app.sessions.base import Turn
-from app.transcripts.records import (
-    AnswerParts,
-    DroppedRecord,
-    EvidenceRecord,
-    PassageRecord,
-    TurnRecord,
-)
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +22,7 @@ class TranscriptWriter(Protocol):
     """Where turns are recorded; ``None`` for a write that waits in the outbox (the database
     is down) and will be stored later."""
 
-    async def record_turn(self, turn: TurnRecord) -> int | None: ...
+    async def record_turn(self, turn: FinishedTurn) -> int | None: ...
 
     async def record_feedback(
         self, *, session_id: str, message_id: int, rating: int, comment: str | None
@@ -40,10 +33,11 @@ class TranscriptWriter(Protocol):
 
 @dataclass(frozen=True)
 class Recorded:
-    """The last event of a turn: the outcome and the transcript row it was stored as (None
-    while the row waits in the outbox to be stored)."""
+    """The last event of a turn: the finished turn (its timings with ``record``, the time it
+    took to store it) and the transcript row it was stored as (None while the row waits in the
+    outbox to be stored)."""
 
-    outcome: TurnOutcome
+    turn: FinishedTurn
     message_id: int | None
 
 
@@ -72,15 +66,13 @@ class ConversationService:
         try:
             async for event in self._chat.turn(session_id, message):
                 if isinstance(event, Done):
+                    turn = event.outcome.finished(model=self._model)
                     started = time.perf_counter()
-                    message_id = await self._transcripts.record_turn(
-                        turn_record(event.outcome, model=self._model)
-                    )
-                    event.outcome.timings["record"] = time.perf_counter() - started
-                    self._metrics.observe_turn(event.outcome)
-                    if event.outcome.failure:
-                        self._metrics.errors.labels(kind=event.outcome.failure).inc()
-                    yield Recorded(event.outcome, message_id)
+                    message_id = await self._transcripts.record_turn(turn)
+                    stored = time.perf_counter() - started
+                    turn = replace(turn, timings={**turn.timings, "record": stored})
+                    self._metrics.observe_turn(turn)
+                    yield Recorded(turn, message_id)
                 else:
                     yield event
         except ShopdeskError as exc:
@@ -104,43 +96,3 @@ class ConversationService:
         await self._transcripts.record_escalation(session_id=session_id, reason=reason)
         self._metrics.escalations.inc()
         return self._handoff
-
-
-def turn_record(outcome: TurnOutcome, *, model: str) -> TurnRecord:
-    cited = {c.passage.passage.id for c in outcome.citations}
-    return TurnRecord(
-        session_id=outcome.session_id,
-        turn_index=outcome.turn_index,
-        question=outcome.question,
-        answer=outcome.answer,
-        answered=outcome.answered,
-        groundedness=round(outcome.groundedness, 4),
-        engine=outcome.engine,
-        model=model,
-        index_version=outcome.index_version,
-        timings={k: round(v, 4) for k, v in outcome.timings.items()},
-        prompt_tokens=outcome.stats.prompt_tokens,
-        cached_tokens=outcome.stats.cached_tokens,
-        generated_tokens=outcome.stats.generated_tokens,
-        passages=tuple(
-            PassageRecord(
-                passage_id=hit.passage.id,
-                title=hit.passage.title,
-                source=hit.passage.source,
-                citation=hit.passage.citation_target,
-                score=round(hit.score, 4),
-                cited=hit.passage.id in cited,
-            )
-            for hit in outcome.passages
-        ),
-        created_at=datetime.now(UTC),
-        failure=outcome.failure,
-        parts=AnswerParts(
-            model_text=outcome.model_text,
-            evidence=tuple(EvidenceRecord(e.number, e.text, e.score) for e in outcome.evidence),
-            note=outcome.note,
-            dropped=tuple(DroppedRecord(d.text, d.reason) for d in outcome.dropped),
-            policy=outcome.answer_policy,
-            composed=outcome.composed,
-        ),
-    )

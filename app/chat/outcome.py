@@ -1,16 +1,18 @@
-"""What one chat turn produces: streamed deltas, then one outcome that everything else reads.
-
-The outcome is what the transcript row, the API's `done` event and the metrics are made from.
+"""What one chat turn produces: streamed deltas, then one outcome, the turn's working state,
+which ends as the one record of the finished turn (``app.chat.turn.FinishedTurn``) that the
+transcript, the API's `done` event, the staff pages and the metrics read.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from app.chat.citations import Citation
 from app.chat.claims import Dropped
 from app.chat.compose import decline
 from app.chat.evidence import Evidence
+from app.chat.turn import AnswerParts, DroppedRecord, EvidenceRecord, FinishedTurn, PassageRecord
 from app.engine.base import GenerationStats
 from app.errors import EngineTimeoutError, EngineUnavailableError
 from app.retrieval.published_index import ScoredPassage
@@ -28,7 +30,8 @@ LOW_GROUNDEDNESS_NOTE = (
 
 @dataclass
 class TurnOutcome:
-    """Everything a transcript needs about one answered turn."""
+    """One turn while it is answered, filled in stage by stage (the evaluation reads it too);
+    ``finished`` makes the turn's record once it is over."""
 
     session_id: str
     question: str
@@ -68,6 +71,52 @@ class TurnOutcome:
         self.answer = (shown + rest).strip()
         self.note = ENGINE_FAILED
         return rest
+
+    def finished(self, *, model: str, at: datetime | None = None) -> FinishedTurn:
+        """The record of this turn once it is over (``at``: now by default)."""
+        cited = {c.passage.passage.id for c in self.citations}
+        checks = [self.timings[k] for k in ("evidence", "claims") if k in self.timings]
+        return FinishedTurn(
+            session_id=self.session_id,
+            turn_index=self.turn_index,
+            question=self.question,
+            answer=self.answer,
+            answered=self.answered,
+            groundedness=self.groundedness,
+            engine=self.engine,
+            model=model,
+            index_version=self.index_version,
+            timings=dict(self.timings),
+            prompt_tokens=self.stats.prompt_tokens,
+            cached_tokens=self.stats.cached_tokens,
+            generated_tokens=self.stats.generated_tokens,
+            passages=tuple(
+                PassageRecord(
+                    passage_id=hit.passage.id,
+                    title=hit.passage.title,
+                    source=hit.passage.source,
+                    citation=hit.passage.citation_target,
+                    score=hit.score,
+                    cited=hit.passage.id in cited,
+                    section=hit.passage.section,
+                    snippet=hit.passage.text[:240],
+                )
+                for hit in self.passages
+            ),
+            created_at=at or datetime.now(UTC),
+            failure=self.failure,
+            parts=AnswerParts(
+                model_text=self.model_text,
+                evidence=tuple(EvidenceRecord(e.number, e.text, e.score) for e in self.evidence),
+                note=self.note,
+                dropped=tuple(DroppedRecord(d.text, d.reason) for d in self.dropped),
+                policy=self.answer_policy,
+                composed=self.composed,
+                declined=self.declined,
+            ),
+            blocked=self.blocked,
+            check_ms=sum(checks) * 1000 if checks else None,
+        )
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from app.chat.passage_filter import neutralise
+from app.chat.defences.planted_instructions import neutralise
 from app.retrieval.published_index import ScoredPassage
 
 Message = dict[str, str]
@@ -52,8 +52,8 @@ def assemble_prompt(
 
     With ``passage_tokens``, this turn's passages are first cut to that many tokens (best first,
     the last one truncated), so every turn adds about the same to the prompt. Passages are data:
-    instruction-like sentences planted in them are taken out first (``passage_filter``), and
-    the returned passages are the ones the generator saw.
+    instruction-like sentences planted in them are taken out first
+    (``defences.planted_instructions``), and the returned passages are the ones the generator saw.
     """
     kept = [neutralise(hit) for hit in passages]
     if passage_tokens is not None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.chat.defences.prompt_leak import new_canary
 from app.chat.prompt import Message
-from app.chat.prompt_leak import new_canary
 from app.errors import require
 
 SYSTEM_PROMPT = """You are the customer-service assistant of {shop}, an online shop.

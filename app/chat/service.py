@@ -11,20 +11,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.chat.answer_checks import grounding_text
 from app.chat.answerability import MIN_COVERAGE, judge
 from app.chat.citations import cited, groundedness
 from app.chat.claims import NOT_RESTATED, check_sentence, restates
 from app.chat.compose import PARTIAL, composed_pieces, decline
+from app.chat.defences.answer_guard import WITHHELD, answer_guard
+from app.chat.defences.grounded_content import grounding_text
+from app.chat.defences.message_screening import DECLINES, Screening, screen_message
+from app.chat.defences.prompt_leak import PromptLeakDetector
 from app.chat.evidence import Evidence, Selection, quotable_lines, select_evidence, units
-from app.chat.guard import WITHHELD, answer_guard
 from app.chat.messages import clean_message
 from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, ChatEvent, Delta, Done, TurnOutcome
 from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
-from app.chat.prompt_leak import PromptLeakDetector
 from app.chat.scaffolding import STOP_SEQUENCES
-from app.chat.screening import DECLINES, Screening, screen_message
 from app.chat.sentence_gate import SentenceGate
 from app.chat.vocabulary import Vocabulary
 from app.engine.base import Engine, GenerationRequest

@@ -22,12 +22,13 @@ import logging
 import os
 import shutil
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from app.errors import CorruptIndexVersionError, IndexNotPublishedError, IngestLockedError
+from app.index.manifest import FileFacts, VersionManifest
 from app.index.passage import Passage
 from app.index.vector_index import load_index, save_index
 
@@ -41,10 +42,11 @@ INDEX_FILE, PASSAGES_FILE, MANIFEST_FILE = "index.faiss", "passages.jsonl", "man
 
 @dataclass(frozen=True)
 class IndexVersion:
-    """One published version, loaded into memory."""
+    """One published version, loaded into memory (``manifest`` is None for one built in memory
+    and never published, as the evaluation does)."""
 
     id: str
-    manifest: dict[str, Any]
+    manifest: VersionManifest | None
     passages: list[Passage]
     index: Any
 
@@ -70,11 +72,11 @@ def list_versions(root: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
-def read_manifest(root: Path, version_id: str) -> dict[str, Any]:
+def read_manifest(root: Path, version_id: str) -> VersionManifest:
     path = root / VERSIONS / version_id / MANIFEST_FILE
     try:
-        return dict(json.loads(path.read_text()))
-    except (OSError, ValueError) as exc:
+        return VersionManifest.load(path)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
         raise CorruptIndexVersionError(
             f"version {version_id}: unreadable manifest ({exc})"
         ) from exc
@@ -86,10 +88,12 @@ def publish_version(
     version_id: str,
     index: Any,
     passages: Sequence[Passage],
-    manifest: dict[str, Any],
+    manifest: VersionManifest,
     keep: int,
 ) -> Path:
-    """Write a version folder, then swap the pointer to it; prune beyond the last ``keep``."""
+    """Write a version folder, then swap the pointer to it; prune beyond the last ``keep``.
+
+    The manifest is written last, with ``version_id`` and the facts of the files written."""
     versions = root / VERSIONS
     versions.mkdir(parents=True, exist_ok=True)
     staging = versions / f"{STAGING_PREFIX}{version_id}-{os.getpid()}"
@@ -100,8 +104,7 @@ def publish_version(
             for passage in passages:
                 handle.write(json.dumps(passage.to_json(), ensure_ascii=False) + "\n")
         files = {name: _file_facts(staging / name) for name in (INDEX_FILE, PASSAGES_FILE)}
-        full_manifest = {**manifest, "version": version_id, "files": files}
-        (staging / MANIFEST_FILE).write_text(json.dumps(full_manifest, indent=2))
+        replace(manifest, version=version_id, files=files).save(staging / MANIFEST_FILE)
         for name in (INDEX_FILE, PASSAGES_FILE, MANIFEST_FILE):
             _fsync_file(staging / name)
         final = versions / version_id
@@ -153,9 +156,9 @@ def load_version(root: Path, version_id: str) -> IndexVersion:
     """Read a version fully into memory, checking its files against the manifest."""
     folder = root / VERSIONS / version_id
     manifest = read_manifest(root, version_id)
-    for name, facts in manifest.get("files", {}).items():
+    for name, facts in manifest.files.items():
         path = folder / name
-        if not path.exists() or path.stat().st_size != facts["bytes"]:
+        if not path.exists() or path.stat().st_size != facts.bytes:
             raise CorruptIndexVersionError(f"version {version_id}: {name} is missing or truncated")
     try:
         passages = read_passages(root, version_id)
@@ -214,12 +217,12 @@ def ingest_lock(root: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _file_facts(path: Path) -> dict[str, Any]:
+def _file_facts(path: Path) -> FileFacts:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
-    return {"bytes": path.stat().st_size, "sha256": digest.hexdigest()}
+    return FileFacts(bytes=path.stat().st_size, sha256=digest.hexdigest())
 
 
 def _fsync_file(path: Path) -> None:

@@ -1,10 +1,11 @@
-"""Prometheus metrics of the chat service, in a registry of its own (one per app)."""
+"""Prometheus metrics of the chat service, in a registry of its own (one per app); a turn is
+observed through its record, ``FinishedTurn``."""
 
 from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from app.chat.outcome import TurnOutcome
+from app.chat.turn import FinishedTurn
 
 _STAGE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64)
 
@@ -61,18 +62,19 @@ class ChatMetrics:
             registry=self.registry,
         )
 
-    def observe_turn(self, outcome: TurnOutcome) -> None:
-        self.turns.labels(answered=str(outcome.answered).lower()).inc()
-        for stage, seconds in outcome.timings.items():
+    def observe_turn(self, turn: FinishedTurn) -> None:
+        self.turns.labels(answered=str(turn.answered).lower()).inc()
+        for stage, seconds in turn.timings.items():
             self.stage_seconds.labels(stage=stage).observe(seconds)
-        stats = outcome.stats
-        self.tokens.labels(kind="prompt").inc(stats.prompt_tokens)
-        self.tokens.labels(kind="cached").inc(stats.cached_tokens)
-        self.tokens.labels(kind="generated").inc(stats.generated_tokens)
-        if outcome.answered:
-            self.groundedness.observe(outcome.groundedness)
-        if outcome.blocked is not None:
-            self.blocked.labels(reason=outcome.blocked).inc()
+        self.tokens.labels(kind="prompt").inc(turn.prompt_tokens)
+        self.tokens.labels(kind="cached").inc(turn.cached_tokens)
+        self.tokens.labels(kind="generated").inc(turn.generated_tokens)
+        if turn.answered:
+            self.groundedness.observe(turn.groundedness)
+        if turn.blocked is not None:
+            self.blocked.labels(reason=turn.blocked).inc()
+        if turn.failure is not None:  # the engine timed out or went away mid-answer
+            self.errors.labels(kind=turn.failure).inc()
 
     def render(self) -> bytes:
         return bytes(generate_latest(self.registry))

@@ -19,14 +19,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from app.chat.turn import FinishedTurn
 from app.errors import SessionStoreUnavailableError, TranscriptsUnavailableError
 from app.sessions.base import SessionStore, Turn
-from app.transcripts.parts import known_parts
-from app.transcripts.records import TurnRecord
 
 logger = logging.getLogger(__name__)
 
-RecordedTurns = Callable[[str], Awaitable[list[TurnRecord]]]
+RecordedTurns = Callable[[str], Awaitable[list[FinishedTurn]]]
 
 
 @dataclass
@@ -176,10 +175,10 @@ class ResilientSessionStore:
         self._degraded = False
 
 
-def _turn(record: TurnRecord) -> Turn:
+def _turn(record: FinishedTurn) -> Turn:
     """A recorded turn as the session holds it: later prompts see only the model's own words
     (the whole answer for a turn recorded without parts); the shopper read the whole answer."""
-    parts = known_parts(record.parts)
+    parts = record.parts
     return Turn(
         question=record.question,
         answer=parts.model_text if parts is not None else record.answer,

@@ -21,9 +21,9 @@ from typing import TypeVar
 
 from sqlalchemy import exc as sa_exc
 
+from app.chat.turn import FinishedTurn
 from app.errors import TranscriptsUnavailableError
 from app.transcripts.outbox import Escalation, TranscriptOutbox
-from app.transcripts.records import TurnRecord
 from app.transcripts.store import SqlTranscripts
 
 logger = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ class DurableTranscripts:
     def outbox(self) -> TranscriptOutbox:
         return self._outbox
 
-    async def record_turn(self, turn: TurnRecord) -> int | None:
+    async def record_turn(self, turn: FinishedTurn) -> int | None:
         """The stored message's id, or None when the turn waits in the outbox."""
         if self.stats.database_up:
             try:
@@ -121,7 +121,7 @@ class DurableTranscripts:
                 "ratings cannot be saved right now; try again soon"
             ) from exc
 
-    async def session_turns(self, session_id: str) -> list[TurnRecord]:
+    async def session_turns(self, session_id: str) -> list[FinishedTurn]:
         """Every turn of a session, stored or queued, in order; raises
         TranscriptsUnavailableError while the database is down."""
         queued = await asyncio.to_thread(self._outbox.turns_of, session_id)
@@ -184,8 +184,8 @@ class DurableTranscripts:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self._retry_max)
 
-    async def _write(self, record: TurnRecord | Escalation) -> int:
-        if isinstance(record, TurnRecord):
+    async def _write(self, record: FinishedTurn | Escalation) -> int:
+        if isinstance(record, FinishedTurn):
             return await self._sql.record_turn(record)
         return await self._sql.record_escalation(
             session_id=record.session_id, reason=record.reason, at=record.at
@@ -207,7 +207,7 @@ class DurableTranscripts:
         self._came_back()
         return True
 
-    async def _queue(self, record: TurnRecord | Escalation) -> None:
+    async def _queue(self, record: FinishedTurn | Escalation) -> None:
         await asyncio.to_thread(self._outbox.put, record)
         self.stats.queued += 1
         self.stats.depth = await asyncio.to_thread(self._outbox.depth)

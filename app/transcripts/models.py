@@ -91,7 +91,7 @@ class Conversation(Base):
 
 class Message(Base):
     """One turn: the masked question and answer (and its parts), how it was produced and what it
-    cost."""
+    cost. A column named as a field of ``FinishedTurn`` stores that field (``rows.py``)."""
 
     __tablename__ = "message"
     __table_args__ = (UniqueConstraint("conversation_id", "turn_index"),)
@@ -116,6 +116,7 @@ class Message(Base):
     model_text: Mapped[str | None] = mapped_column(Text)  # what later prompts may see
     answer_policy: Mapped[str | None] = mapped_column(String(40))  # generative, verified, ...
     answer_parts: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    check_ms: Mapped[float | None] = mapped_column(Float)  # the answer checks' cost; NULL: none
 
     conversation: Mapped[Conversation] = relationship(back_populates="messages")
     passages: Mapped[list[RetrievedPassage]] = relationship(order_by="RetrievedPassage.rank")

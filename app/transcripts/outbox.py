@@ -18,8 +18,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from app.chat.turn import FinishedTurn, PassageRecord
 from app.transcripts.parts import parts_from_json
-from app.transcripts.records import PassageRecord, TurnRecord
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pending (
@@ -49,7 +49,7 @@ class PendingWrite:
     """One queued write, oldest first; ``attempts`` counts the failed tries to store it."""
 
     id: int
-    record: TurnRecord | Escalation
+    record: FinishedTurn | Escalation
     attempts: int
 
 
@@ -65,11 +65,11 @@ class TranscriptOutbox:
         self._db.execute("PRAGMA synchronous=FULL")  # fsync every commit
         self._db.executescript(_SCHEMA)
 
-    def put(self, record: TurnRecord | Escalation) -> int:
+    def put(self, record: FinishedTurn | Escalation) -> int:
         """Append a write; it is on disk when this returns."""
-        kind = "turn" if isinstance(record, TurnRecord) else "escalation"
+        kind = "turn" if isinstance(record, FinishedTurn) else "escalation"
         payload = (
-            turn_to_json(record) if isinstance(record, TurnRecord) else _escalation_json(record)
+            turn_to_json(record) if isinstance(record, FinishedTurn) else _escalation_json(record)
         )
         with self._lock, self._db:
             cursor = self._db.execute(
@@ -104,7 +104,7 @@ class TranscriptOutbox:
         with self._lock:
             return int(self._db.execute("SELECT COUNT(*) FROM pending").fetchone()[0])
 
-    def turns_of(self, session_id: str) -> list[TurnRecord]:
+    def turns_of(self, session_id: str) -> list[FinishedTurn]:
         """The queued turns of one session, in the order they were queued."""
         with self._lock:
             rows = self._db.execute(
@@ -118,15 +118,15 @@ class TranscriptOutbox:
             self._db.close()
 
 
-def turn_to_json(turn: TurnRecord) -> str:
+def turn_to_json(turn: FinishedTurn) -> str:
     """The turn as one JSON object, its parts nested (as ``dataclasses.asdict`` gives them)."""
     data = asdict(turn)
     data["created_at"] = turn.created_at.isoformat()
     return json.dumps(data, ensure_ascii=False)
 
 
-def turn_from_json(text: str) -> TurnRecord:
-    """The turn back; one queued before answers had parts gets the default (unrecorded) parts."""
+def turn_from_json(text: str) -> FinishedTurn:
+    """The turn back; a field it was queued without (by an older release) takes its default."""
     data: dict[str, Any] = json.loads(text)
     data["created_at"] = datetime.fromisoformat(data["created_at"])
     data["passages"] = tuple(PassageRecord(**p) for p in data["passages"])
@@ -135,7 +135,7 @@ def turn_from_json(text: str) -> TurnRecord:
         data["parts"] = parts_from_json(
             parts, model_text=parts["model_text"], policy=parts["policy"]
         )
-    return TurnRecord(**data)
+    return FinishedTurn(**data)
 
 
 def _escalation_json(escalation: Escalation) -> str:
@@ -149,7 +149,7 @@ def _escalation_json(escalation: Escalation) -> str:
     )
 
 
-def _decode(kind: str, payload: str) -> TurnRecord | Escalation:
+def _decode(kind: str, payload: str) -> FinishedTurn | Escalation:
     if kind == "turn":
         return turn_from_json(payload)
     data = json.loads(payload)

@@ -2,8 +2,8 @@
 
 The message table keeps the model's own words and the answer policy in columns of their own
 and the rest (quoted lines, the service's note, the dropped sentences, whether the answer was
-composed) in one JSON column. All three are NULL for a turn without parts: one stored before
-answers had parts, or one whose writer left them at the default (nothing was said about them).
+composed) in one JSON column. All three are NULL for a turn without parts (one stored before
+answers had parts). Why an answer was declined is shown to the shopper, not kept.
 """
 
 from __future__ import annotations
@@ -12,17 +12,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from app.chat.turn import AnswerParts, DroppedRecord, EvidenceRecord
 from app.transcripts.masking import mask_personal_data
 from app.transcripts.models import Message
-from app.transcripts.records import AnswerParts, DroppedRecord, EvidenceRecord
-
-_UNSAID = AnswerParts()
-
-
-def known_parts(parts: AnswerParts | None) -> AnswerParts | None:
-    """``parts``, or None where none were recorded: an older row reads back as None, and a
-    writer that never filled them hands over the untouched default."""
-    return None if parts is None or parts == _UNSAID else parts
 
 
 def parts_json(parts: AnswerParts) -> dict[str, Any]:
@@ -51,6 +43,7 @@ def parts_from_json(data: Mapping[str, Any], *, model_text: str, policy: str) ->
         ),
         policy=policy,
         composed=bool(data.get("composed", False)),
+        declined=data.get("declined"),  # kept by the outbox, not by the message table
     )
 
 
@@ -65,12 +58,11 @@ def masked_parts(parts: AnswerParts) -> AnswerParts:
     )
 
 
-def parts_columns(parts: AnswerParts) -> dict[str, Any]:
+def parts_columns(parts: AnswerParts | None) -> dict[str, Any]:
     """The message columns that store ``parts``, masked; none (all NULL) when unrecorded."""
-    known = known_parts(parts)
-    if known is None:
+    if parts is None:
         return {}
-    known = masked_parts(known)
+    known = masked_parts(parts)
     return {
         "model_text": known.model_text,
         "answer_policy": known.policy,
@@ -85,5 +77,5 @@ def stored_parts(message: Message) -> AnswerParts | None:
     return parts_from_json(
         message.answer_parts,
         model_text=message.model_text or "",
-        policy=message.answer_policy or _UNSAID.policy,
+        policy=message.answer_policy or AnswerParts.policy,
     )

@@ -1,4 +1,5 @@
-"""Async facade over the transcript queries: the SQL runs on worker threads."""
+"""The chat side's transcripts, async: turns, ratings and escalations written, a session's turns
+read back; the SQL runs on worker threads. Staff read through ``review.TranscriptReview``."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from datetime import datetime
 from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.transcripts import queries
+from app.chat.turn import FinishedTurn
+from app.transcripts import reads, writes
 from app.transcripts.db import make_engine, session_factory, upgrade
-from app.transcripts.records import TurnRecord
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ class SqlTranscripts:
         logger.info("transcripts in %s", engine.url.render_as_string(hide_password=True))
         return cls(engine)
 
-    async def record_turn(self, turn: TurnRecord) -> int:
+    async def record_turn(self, turn: FinishedTurn) -> int:
         return await asyncio.to_thread(self._record_turn, turn)
 
     async def record_feedback(
@@ -37,7 +38,7 @@ class SqlTranscripts:
     ) -> int:
         def run() -> int:
             with self.sessions() as session:
-                return queries.record_feedback(
+                return writes.record_feedback(
                     session=session,
                     session_id=session_id,
                     message_id=message_id,
@@ -52,16 +53,16 @@ class SqlTranscripts:
     ) -> int:
         def run() -> int:
             with self.sessions() as session:
-                return queries.record_escalation(
+                return writes.record_escalation(
                     session=session, session_id=session_id, reason=reason, at=at
                 )
 
         return await asyncio.to_thread(run)
 
-    async def session_turns(self, session_id: str) -> list[TurnRecord]:
-        def run() -> list[TurnRecord]:
+    async def session_turns(self, session_id: str) -> list[FinishedTurn]:
+        def run() -> list[FinishedTurn]:
             with self.sessions() as session:
-                return queries.session_turns(session=session, session_id=session_id)
+                return reads.session_turns(session=session, session_id=session_id)
 
         return await asyncio.to_thread(run)
 
@@ -77,6 +78,6 @@ class SqlTranscripts:
     def close(self) -> None:
         self.engine.dispose()
 
-    def _record_turn(self, turn: TurnRecord) -> int:
+    def _record_turn(self, turn: FinishedTurn) -> int:
         with self.sessions() as session:
-            return queries.record_turn(session=session, turn=turn)
+            return writes.record_turn(session=session, turn=turn)

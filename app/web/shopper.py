@@ -16,6 +16,7 @@ from app.errors import (
     InvalidMessageError,
     ServerBusyError,
     ShopdeskError,
+    TranscriptNotFoundError,
     TranscriptsUnavailableError,
 )
 from app.presentation.turns import done_payload
@@ -116,6 +117,8 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
                 await service.rate(sid, message_id, rating, note.strip() or None)
             except TranscriptsUnavailableError:
                 return note, "Sorry, ratings can't be saved right now; please try again soon."
+            except TranscriptNotFoundError:
+                return note, "That answer can't be rated in this conversation."
             return "", "Thanks for the feedback!"
 
         async def escalate(
@@ -144,7 +147,7 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
 
 
 def _with_sources(event: Recorded) -> str:
-    payload = done_payload(event.outcome, event.message_id)
+    payload = done_payload(event.turn, event.message_id)
     answer = payload["answer"]
     if not payload["answered"]:
         return str(answer)

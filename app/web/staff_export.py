@@ -1,38 +1,28 @@
 """Exports of the staff list's current filter, streamed as CSV or JSON Lines (an answer's parts
-nested in JSON Lines, JSON-encoded in a CSV cell)."""
+nested in JSON Lines, JSON-encoded in a CSV cell), from batches of the transcript review's rows."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import AsyncIterator
 
-from sqlalchemy.orm import Session, sessionmaker
-
-from app.transcripts import queries
-from app.transcripts.queries import TranscriptFilter
+from app.transcripts.review import ExportBatch
 
 
-def _rows(sessions: sessionmaker[Session], filters: TranscriptFilter) -> Iterator[dict[str, Any]]:
-    with sessions() as session:
-        yield from queries.export_rows(session=session, filters=filters)
-
-
-def csv_chunks(sessions: sessionmaker[Session], filters: TranscriptFilter) -> Iterator[str]:
+async def csv_chunks(batches: AsyncIterator[ExportBatch]) -> AsyncIterator[str]:
     buffer = io.StringIO()
     writer: csv.DictWriter[str] | None = None
-    for count, row in enumerate(_rows(sessions, filters), start=1):
-        if writer is None:
-            writer = csv.DictWriter(buffer, fieldnames=list(row))
-            writer.writeheader()
-        writer.writerow({k: _cell(v) for k, v in row.items()})
-        if count % 200 == 0:
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
-    yield buffer.getvalue()
+    async for rows in batches:
+        for row in rows:
+            if writer is None:
+                writer = csv.DictWriter(buffer, fieldnames=list(row))
+                writer.writeheader()
+            writer.writerow({k: _cell(v) for k, v in row.items()})
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
 
 
 def _cell(value: object) -> object:
@@ -45,11 +35,6 @@ def _cell(value: object) -> object:
     return value
 
 
-def jsonl_chunks(sessions: sessionmaker[Session], filters: TranscriptFilter) -> Iterator[str]:
-    lines: list[str] = []
-    for row in _rows(sessions, filters):
-        lines.append(json.dumps(row, ensure_ascii=False) + "\n")
-        if len(lines) == 200:
-            yield "".join(lines)
-            lines.clear()
-    yield "".join(lines)
+async def jsonl_chunks(batches: AsyncIterator[ExportBatch]) -> AsyncIterator[str]:
+    async for rows in batches:
+        yield "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlencode
 
-from app.transcripts.queries import TranscriptFilter
+from app.transcripts.reads import TranscriptFilter
 
 
 @dataclass(frozen=True)

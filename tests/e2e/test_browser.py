@@ -9,9 +9,9 @@ from tests.e2e.conftest import LiveServer
 
 
 def test_shopper_asks_rates_and_reaches_a_person(browser: Any, live_server: LiveServer) -> None:
-    from app.transcripts import queries
+    from app.transcripts import reads
     from app.transcripts.db import make_engine, session_factory
-    from app.transcripts.queries import TranscriptFilter
+    from app.transcripts.reads import TranscriptFilter
 
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.goto(f"{live_server.url}/")
@@ -35,11 +35,11 @@ def test_shopper_asks_rates_and_reaches_a_person(browser: Any, live_server: Live
     engine = make_engine(f"sqlite:///{live_server.data_dir / 'transcripts.sqlite3'}")
     try:
         with session_factory(engine)() as db:
-            found, _ = queries.list_conversations(
+            found, _ = reads.list_conversations(
                 session=db, filters=TranscriptFilter(text="Stormhollow 2 footprint", escalated=True)
             )
             assert found, "the conversation was not recorded as escalated"
-            detail = queries.get_conversation(session=db, conversation_id=found[0].id)
+            detail = reads.get_conversation(session=db, conversation_id=found[0].id)
             assert detail is not None
             assert any(m.feedback is not None and m.feedback.rating == 1 for m in detail.messages)
     finally:

@@ -114,20 +114,20 @@ def test_bad_messages_get_a_clear_4xx(live_server: LiveServer) -> None:
 
 
 def test_transcripts_hold_every_turn_with_its_passages(live_server: LiveServer) -> None:
-    from app.transcripts import queries
+    from app.transcripts import reads
     from app.transcripts.db import make_engine, session_factory
-    from app.transcripts.queries import TranscriptFilter
+    from app.transcripts.reads import TranscriptFilter
 
     session = start(live_server)
     chat(live_server, session, "What is the warranty on backpacks? my email is jo@example.com")
     engine = make_engine(f"sqlite:///{live_server.data_dir / 'transcripts.sqlite3'}")
     try:
         with session_factory(engine)() as db:
-            found, total = queries.list_conversations(
+            found, total = reads.list_conversations(
                 session=db, filters=TranscriptFilter(text="warranty on backpacks")
             )
             assert total >= 1
-            detail = queries.get_conversation(session=db, conversation_id=found[0].id)
+            detail = reads.get_conversation(session=db, conversation_id=found[0].id)
             assert detail is not None
             message = detail.messages[-1]
             assert "jo@example.com" not in message.question and "[email]" in message.question

@@ -64,14 +64,14 @@ def _transcripts(server: LiveServer) -> Any:
 
 def _matching_ids(server: LiveServer, **criteria: Any) -> list[int]:
     """The conversation ids the transcript queries themselves give for a filter."""
-    from app.transcripts import queries
+    from app.transcripts import reads
     from app.transcripts.db import session_factory
-    from app.transcripts.queries import TranscriptFilter
+    from app.transcripts.reads import TranscriptFilter
 
     engine = _transcripts(server)
     try:
         with session_factory(engine)() as db:
-            found, total = queries.list_conversations(
+            found, total = reads.list_conversations(
                 session=db, filters=TranscriptFilter(**criteria), page_size=100
             )
     finally:
@@ -82,14 +82,14 @@ def _matching_ids(server: LiveServer, **criteria: Any) -> list[int]:
 
 def _export_rows(server: LiveServer, **criteria: Any) -> list[dict[str, Any]]:
     """The rows the transcript queries themselves export for a filter, as JSON gives them back."""
-    from app.transcripts import queries
+    from app.transcripts import reads
     from app.transcripts.db import session_factory
-    from app.transcripts.queries import TranscriptFilter
+    from app.transcripts.reads import TranscriptFilter
 
     engine = _transcripts(server)
     try:
         with session_factory(engine)() as db:
-            rows = list(queries.export_rows(session=db, filters=TranscriptFilter(**criteria)))
+            rows = list(reads.export_rows(session=db, filters=TranscriptFilter(**criteria)))
     finally:
         engine.dispose()
     return [json.loads(json.dumps(row)) for row in rows]
@@ -221,13 +221,13 @@ def test_paging_keeps_the_filter(staff: httpx.Client, seeded: Seeded) -> None:
 def test_a_conversation_shows_every_turn_with_its_passages(
     live_server: LiveServer, staff: httpx.Client, seeded: Seeded
 ) -> None:
-    from app.transcripts import queries
+    from app.transcripts import reads
     from app.transcripts.db import session_factory
 
     engine = _transcripts(live_server)
     try:
         with session_factory(engine)() as db:
-            detail = queries.get_conversation(session=db, conversation_id=seeded.a)
+            detail = reads.get_conversation(session=db, conversation_id=seeded.a)
     finally:
         engine.dispose()
     assert detail is not None and len(detail.messages) == 2

@@ -32,6 +32,7 @@ from app.api.chat_routes import _events
 from app.chat.conversations import ConversationService, Recorded
 from app.chat.outcome import ENGINE_FAILED, Delta
 from app.chat.service import ChatService
+from app.chat.turn import FinishedTurn
 from app.container import _session_store
 from app.engine.supervisor import supervised_engine
 from app.errors import TranscriptsUnavailableError
@@ -47,9 +48,9 @@ from app.transcripts.db import make_engine, session_factory, upgrade
 from app.transcripts.durable import DurableTranscripts, durable_transcripts
 from app.transcripts.models import Escalation, Message
 from app.transcripts.outbox import TranscriptOutbox
-from app.transcripts.queries import record_turn, session_turns
-from app.transcripts.records import TurnRecord
+from app.transcripts.reads import session_turns
 from app.transcripts.store import SqlTranscripts
+from app.transcripts.writes import record_turn
 from ingest.pipeline import run_ingest
 from tests.conftest import KNOWLEDGE, REPO
 from tests.faults import (
@@ -120,7 +121,7 @@ async def until(condition: Any, timeout: float = 120) -> None:
     await asyncio.wait_for(poll(), timeout)
 
 
-def stored_turns(url: str, session_id: str) -> list[TurnRecord]:
+def stored_turns(url: str, session_id: str) -> list[FinishedTurn]:
     engine = make_engine(url)
     try:
         with session_factory(engine)() as session:
@@ -181,7 +182,7 @@ def test_postgres_outage_queues_turns_durably_and_stores_each_once(
     before, during, after = result["before"], result["during"], result["after"]
     assert all(r.message_id is not None for r in [*before, after])
     assert all(r.message_id is None for r in during)  # answered, but waiting in the outbox
-    assert all(r.outcome.answer and r.outcome.failure is None for r in [*before, *during, after])
+    assert all(r.turn.answer and r.turn.failure is None for r in [*before, *during, after])
     assert result["handoff"] == "A member of our team will pick this up."
     assert "ratings cannot be saved right now" in result["rating_error"]
     assert result["queued"] == result["on_disk"] == 3  # two turns and the escalation
@@ -190,7 +191,7 @@ def test_postgres_outage_queues_turns_durably_and_stores_each_once(
     stored = stored_turns(postgres_url, session_id)
     assert [t.turn_index for t in stored] == [0, 1, 2, 3]
     assert [t.question for t in stored] == QUESTIONS[:4]
-    assert [t.answer for t in stored] == [r.outcome.answer for r in [*before, *during, after]]
+    assert [t.answer for t in stored] == [r.turn.answer for r in [*before, *during, after]]
     engine = make_engine(postgres_url)
     with session_factory(engine)() as session:
         escalations = session.scalar(select(func.count()).select_from(Escalation))
@@ -253,8 +254,8 @@ def test_a_flusher_killed_between_insert_and_dequeue_stores_nothing_twice(
     report("flusher-killed", sent=3, answered=3, refused=0, lost=3 - len(stored))
 
 
-def transcript_turn(session_id: str, index: int, question: str, at: datetime) -> TurnRecord:
-    return TurnRecord(
+def transcript_turn(session_id: str, index: int, question: str, at: datetime) -> FinishedTurn:
+    return FinishedTurn(
         session_id=session_id,
         turn_index=index,
         question=question,
@@ -335,10 +336,10 @@ def test_redis_stopped_mid_conversation_then_restarted_empty(
         redis_server.kill()
         sql.close()
     turns = [*result["up"], *result["down"], *result["back"]]
-    assert all(r.message_id is not None and r.outcome.answer for r in turns)
-    assert [r.outcome.turn_index for r in turns] == [0, 1, 2, 3]
+    assert all(r.message_id is not None and r.turn.answer for r in turns)
+    assert [r.turn.turn_index for r in turns] == [0, 1, 2, 3]
     # the follow-up asked while Redis was down still knew what "it" was
-    assert any("Stormhollow" in p.passage.title for p in result["down"][0].outcome.passages)
+    assert any("Stormhollow" in p.title for p in result["down"][0].turn.passages)
     assert [t.question for t in result["held"]] == QUESTIONS[:4]  # Redis refilled
     stats = result["stats"]
     assert stats.fallbacks["turns"] == 2 and stats.fallbacks["append"] == 2
@@ -470,11 +471,11 @@ def test_a_killed_engine_core_is_restarted_and_later_turns_are_answered(
 
     result = portal.call(scenario)
     sql.close()
-    assert result["first"].outcome.failure is None
-    killed = result["killed"].outcome
+    assert result["first"].turn.failure is None
+    killed = result["killed"].turn
     assert killed.failure == "engine_unavailable" and killed.answer.endswith(ENGINE_FAILED)
     assert result["new_core"] != result["core"] and result["stats"].restarts == 1
-    assert result["after"].outcome.failure is None and result["after"].outcome.answer
+    assert result["after"].turn.failure is None and result["after"].turn.answer
     stored = stored_turns(url, session_id)
     assert [(t.turn_index, t.failure) for t in stored] == [
         (0, None),
@@ -592,9 +593,9 @@ def test_a_version_published_by_the_ingest_job_under_load_drops_no_turn(
     sql.close()
     after = versions.current_version_id(stack.settings.index_dir)
     assert after != before
-    assert all(t.message_id is not None and t.outcome.failure is None for t in turns)
-    assert all(t.outcome.answer for t in turns)
-    assert {t.outcome.index_version for t in turns} >= {after}
-    assert turns[-1].outcome.index_version == after
+    assert all(t.message_id is not None and t.turn.failure is None for t in turns)
+    assert all(t.turn.answer for t in turns)
+    assert {t.turn.index_version for t in turns} >= {after}
+    assert turns[-1].turn.index_version == after
     assert stored == len(turns)
     report("publish-under-load", sent=len(turns), answered=len(turns), refused=0, lost=0)

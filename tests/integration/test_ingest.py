@@ -34,10 +34,11 @@ def test_bundled_knowledge_base_ingests_every_format(settings: Settings, embedde
     # token-aware with the real tokenizer: nothing the embedder would truncate
     assert max(p.tokens for p in version.passages) <= settings.chunk_tokens
     manifest = version.manifest
-    assert manifest["model"]["dimension"] == 384
-    assert manifest["counts"]["passages"] == report.passages
-    assert manifest["index"]["kind"] == "flat"
-    assert set(manifest["timings"]) >= {"load", "chunk", "embed", "index"}
+    assert manifest is not None and manifest.version == version.id
+    assert manifest.model.dimension == 384
+    assert manifest.counts.passages == report.passages
+    assert manifest.index.kind == "flat"
+    assert set(manifest.timings) >= {"load", "chunk", "embed", "index"}
 
 
 def test_search_finds_the_passage_that_answers(settings: Settings, embedder) -> None:  # type: ignore[no-untyped-def]
@@ -57,12 +58,19 @@ def test_reingest_embeds_only_what_changed(
     settings: Settings,
     embedder,
     knowledge_copy: Path,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     settings = settings.model_copy(update={"knowledge_dir": knowledge_copy})
     first = run_ingest(settings, embedder)
     before = {p.hash for p in versions.load_current(settings.index_dir).passages}
 
+    reads: list[str] = []
+    read_manifest = versions.read_manifest
+    monkeypatch.setattr(
+        versions, "read_manifest", lambda root, v: reads.append(v) or read_manifest(root, v)
+    )
     again = run_ingest(settings, embedder)
+    assert reads == [first.version_id]  # the served manifest is read once per run
     assert again.outcome == "unchanged" and again.version_id == first.version_id
     assert again.embedded_new == 0
 
@@ -160,5 +168,6 @@ def test_approximate_index_when_configured(settings: Settings, embedder, kind: s
     settings = settings.model_copy(update={"index_exact_max": 10, "index_kind": kind})
     report = run_ingest(settings, embedder)
     manifest = versions.load_current(settings.index_dir).manifest
-    assert manifest["index"]["kind"] == report.index_kind == kind
-    assert manifest["index"]["recall_at_10"] >= 0.95
+    assert manifest is not None
+    assert manifest.index.kind == report.index_kind == kind
+    assert manifest.index.recall_at_10 >= 0.95

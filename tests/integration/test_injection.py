@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 from anyio.from_thread import BlockingPortal
 
-from app.chat.guard import WITHHELD
+from app.chat.defences.answer_guard import WITHHELD
 from app.chat.outcome import Delta, Done
 from app.chat.service import ChatService
 from app.engine.base import GenerationChunk, GenerationStats
@@ -510,7 +510,7 @@ def test_a_declined_turn_is_recorded_but_stays_out_of_later_prompts(
         return None
 
     row = portal.call(recorded)
-    assert row.outcome.blocked == "prompt_extraction" and row.message_id > 0
+    assert row.turn.blocked == "prompt_extraction" and row.message_id > 0
     assert (
         'shopdesk_blocked_turns_total{reason="prompt_extraction"}'
         in stack.metrics.render().decode()

@@ -6,6 +6,7 @@ import os
 import secrets
 import threading
 from collections.abc import Iterator
+from dataclasses import fields, replace
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -15,6 +16,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, func, inspect, select, text
 from sqlalchemy.orm import Session
 
+from app.chat.turn import AnswerParts, DroppedRecord, EvidenceRecord, FinishedTurn, PassageRecord
+from app.errors import TranscriptNotFoundError
 from app.transcripts.db import (
     alembic_config,
     downgrade,
@@ -24,24 +27,14 @@ from app.transcripts.db import (
     upgrade,
 )
 from app.transcripts.models import Base, Message, RetrievedPassage
-from app.transcripts.queries import (
+from app.transcripts.reads import (
     TranscriptFilter,
-    add_note,
     export_rows,
     get_conversation,
     list_conversations,
-    record_escalation,
-    record_feedback,
-    record_turn,
     session_turns,
 )
-from app.transcripts.records import (
-    AnswerParts,
-    DroppedRecord,
-    EvidenceRecord,
-    PassageRecord,
-    TurnRecord,
-)
+from app.transcripts.writes import add_note, record_escalation, record_feedback, record_turn
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "SHOPDESK_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -49,7 +42,7 @@ POSTGRES_ADMIN_URL = os.environ.get(
 TABLES = {"conversation", "message", "retrieved_passage", "feedback", "escalation", "staff_note"}
 DAY_ONE = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)
-NO_PARTS = AnswerParts()  # what a writer that fills no parts hands over
+NO_PARTS = None  # a turn recorded without parts, as before answers had them
 
 
 @pytest.fixture(scope="module")
@@ -119,9 +112,10 @@ def turn(
     groundedness: float = 0.9,
     at: datetime = DAY_ONE,
     passages: tuple[PassageRecord, ...] = (),
-    parts: AnswerParts = NO_PARTS,
-) -> TurnRecord:
-    return TurnRecord(
+    parts: AnswerParts | None = NO_PARTS,
+    check_ms: float | None = None,
+) -> FinishedTurn:
+    return FinishedTurn(
         session_id=session_id,
         turn_index=index,
         question=question,
@@ -138,6 +132,7 @@ def turn(
         passages=passages or (passage(1, 0.82, cited=True), passage(2, 0.61)),
         created_at=at,
         parts=parts,
+        check_ms=check_ms,
     )
 
 
@@ -276,11 +271,11 @@ def test_feedback_is_kept_for_the_sessions_own_answers_only(session: Session) ->
     mine = record_turn(session=session, turn=turn("s-mine", 0))
     theirs = record_turn(session=session, turn=turn("s-theirs", 0))
 
-    with pytest.raises(LookupError):
+    with pytest.raises(TranscriptNotFoundError):
         record_feedback(
             session=session, session_id="s-mine", message_id=theirs, rating=-1, comment=None
         )
-    with pytest.raises(LookupError):
+    with pytest.raises(TranscriptNotFoundError):
         record_feedback(
             session=session, session_id="s-mine", message_id=theirs + 99, rating=1, comment=None
         )
@@ -351,7 +346,7 @@ def test_staff_notes_are_attached_to_the_conversation(session: Session) -> None:
         ("amira", None),
         ("ben", "knowledge-gap"),
     ]
-    with pytest.raises(LookupError):
+    with pytest.raises(TranscriptNotFoundError):
         add_note(session=session, conversation_id=999, author="amira", text="?", label=None)
     with pytest.raises(ValueError):
         add_note(
@@ -549,7 +544,7 @@ def test_a_turn_without_parts_is_stored_with_null_columns_and_reads_back_as_none
     detail = get_conversation(session=session, conversation_id=1)
     assert detail is not None and detail.messages[0].parts is None
     (recorded,) = session_turns(session=session, session_id="s-plain")
-    assert recorded.parts == AnswerParts()
+    assert recorded.parts is None
     (row,) = export_rows(session=session, filters=TranscriptFilter())
     assert (row["model_text"], row["answer_policy"], row["answer_parts"]) == (None, None, None)
 
@@ -598,3 +593,74 @@ def test_the_parts_migration_upgrades_a_database_at_0002(
     old, new = detail.messages
     assert (old.answer, old.parts) == ("Yes, within 30 days [1].", None)  # kept, without parts
     assert new.parts == PARTS
+
+
+def test_a_turn_reads_back_field_for_field_but_what_the_transcript_does_not_keep(
+    session: Session,
+) -> None:
+    """The message row is filled from the record's fields by name: every field comes back as
+    it went in, except those the transcript does not keep (they come back at their defaults)."""
+    kept = (passage(1, 0.82, cited=True), passage(2, 0.61))
+    shown = tuple(
+        replace(p, section="Returns › Refunds", snippet="Returns are free…") for p in kept
+    )
+    original = replace(
+        turn("s-round", 0, parts=replace(PARTS, declined="partial"), check_ms=37.5),
+        passages=shown,
+        failure="engine_timeout",
+        blocked="prompt_extraction",
+    )
+    record_turn(session=session, turn=original)
+    (stored,) = session_turns(session=session, session_id="s-round")
+    assert stored == replace(
+        original,
+        passages=kept,  # section and snippet: the index version holds them
+        parts=PARTS,  # why it was declined is shown to the shopper only
+        blocked=None,  # counted by the metrics only
+    )
+    detail = get_conversation(session=session, conversation_id=1)
+    assert detail is not None
+    (message,) = detail.messages
+    assert message.check_ms == 37.5 and message.failure == "engine_timeout"
+    assert {f.name: getattr(message, f.name) for f in fields(FinishedTurn)} == {
+        f.name: getattr(stored, f.name) for f in fields(FinishedTurn)
+    }
+
+
+def test_the_answer_checks_cost_is_stored_and_null_when_no_check_ran(
+    session: Session, engine: Engine
+) -> None:
+    record_turn(session=session, turn=turn("s-checks", 0, check_ms=12.3))
+    record_turn(session=session, turn=turn("s-checks", 1, at=DAY_ONE + HOUR))  # a declined turn
+    with engine.connect() as connection:
+        stored = connection.execute(text("SELECT check_ms FROM message ORDER BY turn_index")).all()
+    assert [row[0] for row in stored] == [pytest.approx(12.3), None]
+    detail = get_conversation(session=session, conversation_id=1)
+    assert detail is not None
+    assert [m.check_ms for m in detail.messages] == [pytest.approx(12.3), None]
+    assert [t.check_ms for t in session_turns(session=session, session_id="s-checks")] == [
+        pytest.approx(12.3),
+        None,
+    ]
+
+
+def test_the_check_cost_migration_upgrades_a_database_at_0003(
+    database_url: str, engine: Engine, session: Session
+) -> None:
+    record_turn(session=session, turn=turn("s-older", 0, parts=PARTS))
+    session.close()
+    downgrade(database_url, "0003")
+    inspect(engine).clear_cache()
+    columns = {c["name"] for c in inspect(engine).get_columns("message")}
+    assert "answer_parts" in columns and "check_ms" not in columns
+
+    upgrade(database_url)
+    inspect(engine).clear_cache()
+    assert "check_ms" in {c["name"] for c in inspect(engine).get_columns("message")}
+    with session_factory(engine)() as fresh:
+        record_turn(session=fresh, turn=turn("s-older", 1, check_ms=4.0, at=DAY_ONE + HOUR))
+        detail = get_conversation(session=fresh, conversation_id=1)
+    assert detail is not None
+    old, new = detail.messages
+    assert (old.parts, old.check_ms) == (PARTS, None)  # kept, without a check cost
+    assert new.check_ms == 4.0

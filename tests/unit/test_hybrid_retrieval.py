@@ -35,7 +35,7 @@ class Fixed:
     def __init__(self) -> None:
         vectors = np.eye(3, 4, dtype=np.float32)
         index = vector_index.build_index(vectors, vector_index.IndexChoice("flat"))
-        self._served = ServedIndex.serve(IndexVersion("v1", {}, PASSAGES, index), "cpu")
+        self._served = ServedIndex.serve(IndexVersion("v1", None, PASSAGES, index), "cpu")
 
     def current(self) -> ServedIndex:
         return self._served

@@ -7,14 +7,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
+from app.chat.turn import AnswerParts, DroppedRecord, EvidenceRecord, FinishedTurn, PassageRecord
 from app.transcripts.outbox import Escalation, TranscriptOutbox, turn_from_json, turn_to_json
-from app.transcripts.records import (
-    AnswerParts,
-    DroppedRecord,
-    EvidenceRecord,
-    PassageRecord,
-    TurnRecord,
-)
 
 PARTS = AnswerParts(
     model_text="Yes, within 30 days [1].",
@@ -26,8 +20,8 @@ PARTS = AnswerParts(
 )
 
 
-def turn(session_id: str, index: int, *, question: str = "Can I return boots?") -> TurnRecord:
-    return TurnRecord(
+def turn(session_id: str, index: int, *, question: str = "Can I return boots?") -> FinishedTurn:
+    return FinishedTurn(
         session_id=session_id,
         turn_index=index,
         question=question,
@@ -53,11 +47,11 @@ def turn(session_id: str, index: int, *, question: str = "Can I return boots?") 
 def test_a_turn_survives_the_round_trip_exactly() -> None:
     original = turn("s1", 3)
     assert turn_from_json(turn_to_json(original)) == original
-    timed_out = TurnRecord(**{**vars(original), "failure": "engine_timeout", "answered": False})
+    timed_out = FinishedTurn(**{**vars(original), "failure": "engine_timeout", "answered": False})
     assert turn_from_json(turn_to_json(timed_out)) == timed_out
     # another offset is kept as the same instant
     elsewhere = original.created_at.astimezone(timezone(timedelta(hours=5, minutes=30)))
-    shifted = TurnRecord(**{**vars(original), "created_at": elsewhere})
+    shifted = FinishedTurn(**{**vars(original), "created_at": elsewhere})
     assert turn_from_json(turn_to_json(shifted)).created_at == original.created_at
 
 
@@ -73,7 +67,7 @@ def test_a_turn_queued_before_answers_had_parts_reads_back_without_them() -> Non
     queued = json.loads(turn_to_json(turn("s1", 0)))
     del queued["parts"]  # as an older release wrote it
     assert turn_from_json(json.dumps(queued)) == turn("s1", 0)
-    assert turn_from_json(json.dumps(queued)).parts == AnswerParts()
+    assert turn_from_json(json.dumps(queued)).parts is None
 
 
 def test_entries_outlive_the_process_and_leave_only_when_removed(tmp_path: Path) -> None:

@@ -10,13 +10,13 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
+from app.chat.turn import AnswerParts, EvidenceRecord, FinishedTurn, PassageRecord
 from app.errors import SessionStoreUnavailableError, TranscriptsUnavailableError
 from app.sessions.base import Turn
 from app.sessions.memory import MemorySessionStore
 from app.sessions.resilient import ResilientSessionStore
-from app.transcripts.records import AnswerParts, EvidenceRecord, PassageRecord, TurnRecord
 
-NO_PARTS = AnswerParts()  # what a writer that fills no parts hands over
+NO_PARTS = None  # a turn recorded without parts, as before answers had them
 
 
 class Unplugged(MemorySessionStore):
@@ -57,10 +57,10 @@ class Transcripts:
     """Recorded turns by session, as the transcript database would return them."""
 
     def __init__(self) -> None:
-        self.turns: dict[str, list[TurnRecord]] = {}
+        self.turns: dict[str, list[FinishedTurn]] = {}
         self.down = False
 
-    async def session_turns(self, session_id: str) -> list[TurnRecord]:
+    async def session_turns(self, session_id: str) -> list[FinishedTurn]:
         if self.down:
             raise TranscriptsUnavailableError("the transcript database is unreachable")
         return list(self.turns.get(session_id, []))
@@ -71,11 +71,11 @@ class Transcripts:
         question: str,
         *,
         age: timedelta = timedelta(),
-        parts: AnswerParts = NO_PARTS,
+        parts: AnswerParts | None = NO_PARTS,
     ) -> None:
         turns = self.turns.setdefault(session_id, [])
         turns.append(
-            TurnRecord(
+            FinishedTurn(
                 session_id=session_id,
                 turn_index=len(turns),
                 question=question,

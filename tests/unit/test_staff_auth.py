@@ -6,14 +6,9 @@ import base64
 
 import pytest
 
+from app.passwords import hash_password, is_password_hash, verify_password
 from app.settings import DEV_STAFF_PASSWORD_HASH, Settings
-from app.web.staff_auth import (
-    hash_password,
-    is_password_hash,
-    read_session,
-    sign_session,
-    verify_password,
-)
+from app.web.staff_auth import read_session, sign_session
 
 SECRET = "a-test-secret-that-is-long-enough"
 NOW = 1_700_000_000
@@ -121,6 +116,13 @@ def test_production_refuses_the_default_staff_password() -> None:
     assert verify_password("a real staff password", settings.staff_password_hash)
 
 
-def test_a_setting_that_is_no_hash_is_refused() -> None:
+@pytest.mark.parametrize(
+    "stored",
+    [
+        "shopdesk-staff",
+        "scrypt$1000$8$1$c2FsdHNhbHQ$a2V5a2V5a2V5a2V5a2V5a2V5",  # the shape, but n is no power of 2
+    ],
+)
+def test_a_setting_that_is_no_hash_is_refused(stored: str) -> None:
     with pytest.raises(ValueError, match="hash-password"):
-        Settings(staff_password_hash="shopdesk-staff", _env_file=None)  # type: ignore[call-arg]
+        Settings(staff_password_hash=stored, _env_file=None)  # type: ignore[call-arg]

@@ -19,21 +19,17 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from app.chat.turn import AnswerParts, DroppedRecord, EvidenceRecord, FinishedTurn, PassageRecord
 from app.settings import Settings
 from app.transcripts.db import make_engine, session_factory, upgrade
-from app.transcripts.queries import record_turn
-from app.transcripts.records import (
-    AnswerParts,
-    DroppedRecord,
-    EvidenceRecord,
-    PassageRecord,
-    TurnRecord,
-)
+from app.transcripts.reads import TranscriptFilter
+from app.transcripts.review import TranscriptReview
+from app.transcripts.writes import record_turn
 from app.web import staff
 from app.web.staff_auth import sign_session
 
 AT = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
-NO_PARTS = AnswerParts()  # what a writer that fills no parts hands over
+NO_PARTS = None  # a turn recorded without parts, as before answers had them
 PARTS = AnswerParts(
     model_text="The tent weighs 2.1 kg [1].",
     evidence=(EvidenceRecord(1, "Weight: 2.1 kg (packed)", 0.8125),),
@@ -43,8 +39,10 @@ PARTS = AnswerParts(
 )
 
 
-def _turn(index: int, *, answer: str, parts: AnswerParts = NO_PARTS) -> TurnRecord:
-    return TurnRecord(
+def _turn(
+    index: int, *, answer: str, parts: AnswerParts | None = NO_PARTS, check_ms: float | None = None
+) -> FinishedTurn:
+    return FinishedTurn(
         session_id="s-review",
         turn_index=index,
         question=f"Question {index}?",
@@ -61,6 +59,7 @@ def _turn(index: int, *, answer: str, parts: AnswerParts = NO_PARTS) -> TurnReco
         passages=(PassageRecord("tent.md#0", "Tent", "tent.md", "/p/tent", 0.81, True),),
         created_at=AT + timedelta(minutes=index),
         parts=parts,
+        check_ms=check_ms,
     )
 
 
@@ -75,12 +74,12 @@ def app(tmp_path: Path) -> Iterator[FastAPI]:
     with sessions() as session:
         record_turn(session=session, turn=_turn(0, answer="Yes, it does."))
         shown = f"{PARTS.model_text}\n> Weight: 2.1 kg (packed) [1]\n\n{PARTS.note}"
-        record_turn(session=session, turn=_turn(1, answer=shown, parts=PARTS))
+        record_turn(session=session, turn=_turn(1, answer=shown, parts=PARTS, check_ms=1234.5))
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     app = FastAPI()
     app.include_router(staff.router)
     app.state.container = SimpleNamespace(
-        settings=settings, transcripts=SimpleNamespace(sessions=sessions)
+        settings=settings, transcript_review=TranscriptReview(sessions)
     )
     yield app
     engine.dispose()
@@ -131,6 +130,13 @@ def test_each_answer_shows_its_parts_and_what_the_checks_dropped(app: FastAPI) -
     assert page.text.count('<tr class="passage">') == 2
 
 
+def test_each_answer_shows_what_its_checks_cost(app: FastAPI) -> None:
+    page = _get(app, "/staff/conversations/1")
+    old, new = _turn_html(page.text, 1), _turn_html(page.text, 2)
+    assert re.search(r"<dt>Answer checks</dt><dd[^>]*>1,234.5 ms</dd>", new)
+    assert re.search(r"<dt>Answer checks</dt><dd[^>]*><span[^>]*>not recorded</span></dd>", old)
+
+
 def test_exports_carry_each_answers_parts(app: FastAPI) -> None:
     lines = _get(app, "/staff/export.jsonl").text.splitlines()
     old, new = (json.loads(line) for line in lines)
@@ -151,3 +157,34 @@ def test_exports_carry_each_answers_parts(app: FastAPI) -> None:
     ]
     assert rows[1]["model_text"] == PARTS.model_text and rows[1]["answer_policy"] == "verified"
     assert json.loads(rows[1]["answer_parts"]) == new["answer_parts"]
+
+
+def test_an_abandoned_export_gives_its_database_session_back(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'transcripts.sqlite3'}"
+    upgrade(url)
+    engine = make_engine(url)
+    sessions = session_factory(engine)
+    with sessions() as session:
+        for index in range(3):
+            record_turn(session=session, turn=_turn(index, answer=f"Answer {index}."))
+    review = TranscriptReview(sessions)
+
+    async def first_batch_only() -> list[object]:
+        batches = review.export_rows(TranscriptFilter(), batch=2)
+        first = await anext(batches)
+        assert engine.pool.checkedout() == 1  # the export holds its session while it streams
+        await batches.aclose()  # the client went away
+        return [row["turn"] for row in first]
+
+    async def everything() -> list[object]:
+        return [
+            row["turn"] async for rows in review.export_rows(TranscriptFilter()) for row in rows
+        ]
+
+    try:
+        assert asyncio.run(first_batch_only()) == [0, 1]
+        assert engine.pool.checkedout() == 0
+        assert asyncio.run(everything()) == [0, 1, 2]
+        assert engine.pool.checkedout() == 0
+    finally:
+        engine.dispose()

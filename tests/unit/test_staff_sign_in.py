@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from app.observability.metrics import ChatMetrics
 from app.settings import Settings
 from app.traffic.guards import build_guards
-from app.web import staff
+from app.web import staff, staff_sign_in
 
 USER, PASSWORD = "staff", "shopdesk-staff"  # the development defaults
 
@@ -21,6 +21,7 @@ USER, PASSWORD = "staff", "shopdesk-staff"  # the development defaults
 def _app(**overrides: Any) -> FastAPI:
     settings = Settings(staff_max_failures=3, forwarded_proxy_hops=1, _env_file=None, **overrides)  # type: ignore[call-arg]
     app = FastAPI()
+    app.include_router(staff_sign_in.router)
     app.include_router(staff.router)
     app.state.container = SimpleNamespace(
         settings=settings, guards=build_guards(settings, ChatMetrics())

@@ -10,6 +10,7 @@ import pytest
 
 from app.errors import CorruptIndexVersionError, IndexNotPublishedError, IngestLockedError
 from app.index import vector_index, versions
+from app.index.manifest import Chunking, Counts, EmbeddingModel, IndexFacts, VersionManifest
 from app.index.passage import Passage
 
 
@@ -33,6 +34,22 @@ def passages(n: int, tag: str = "") -> list[Passage]:
     ]
 
 
+def manifest(n: int, tag: str) -> VersionManifest:
+    return VersionManifest(
+        created_at="2026-01-01T00:00:00+00:00",
+        content_digest=f"digest-{tag}",
+        model=EmbeddingModel("test-model", 8),
+        index=IndexFacts("flat", {}, 1.0),
+        chunking=Chunking(200, 40),
+        counts=Counts(
+            files=1, documents=1, passages=n, embedded_new=n, embedded_reused=0, skipped=0
+        ),
+        documents={f"doc{tag}": f"hash-{tag}"},
+        skipped=(),
+        timings={"load": 0.01},
+    )
+
+
 def publish(root: Path, n: int, tag: str, keep: int = 3) -> str:
     rng = np.random.default_rng(abs(hash(tag)) % 1000)
     vectors = rng.normal(size=(n, 8)).astype(np.float32)
@@ -44,7 +61,7 @@ def publish(root: Path, n: int, tag: str, keep: int = 3) -> str:
         version_id=version_id,
         index=index,
         passages=passages(n, tag),
-        manifest={"tag": tag},
+        manifest=manifest(n, tag),
         keep=keep,
     )
     return version_id
@@ -61,8 +78,10 @@ def test_publish_swaps_pointer_and_keeps_the_last_versions(tmp_path: Path) -> No
     assert versions.list_versions(tmp_path) == ids[-3:]
     loaded = versions.load_current(tmp_path)
     assert loaded.id == ids[-1] and len(loaded.passages) == 9 and loaded.index.ntotal == 9
-    assert loaded.manifest["tag"] == "v4"
-    assert set(loaded.manifest["files"]) == {"index.faiss", "passages.jsonl"}
+    assert loaded.manifest is not None
+    assert loaded.manifest.content_digest == "digest-v4" and loaded.manifest.version == ids[-1]
+    assert set(loaded.manifest.files) == {"index.faiss", "passages.jsonl"}
+    assert loaded.manifest.counts.passages == 9
 
 
 def test_rolled_back_version_survives_pruning(tmp_path: Path) -> None:

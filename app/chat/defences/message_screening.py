@@ -15,7 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from app.chat.screening_features import (
+from app.chat.defences.disguises import (
+    decoded_base64,
+    fold,
+    join_spaced_letters,
+    rot13,
+    squeeze,
+    unleet,
+)
+from app.chat.defences.screening_features import (
     EXTRACTION,
     GENERIC,
     ORDER_REF,
@@ -27,7 +35,6 @@ from app.chat.screening_features import (
     SQUEEZED_OVERRIDE,
     Feature,
 )
-from app.chat.textnorm import decoded_base64, fold, join_spaced_letters, rot13, squeeze, unleet
 
 Reason = Literal["prompt_extraction", "instruction_override", "other_customer_data"]
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from app.chat.passage_filter import neutralise, neutralise_text
+from app.chat.defences.planted_instructions import neutralise, neutralise_text
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
 from app.settings import Settings

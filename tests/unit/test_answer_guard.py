@@ -8,16 +8,16 @@ import random
 
 import pytest
 
-from app.chat.answer_checks import (
+from app.chat.defences.answer_guard import AnswerGuard, answer_guard
+from app.chat.defences.disguises import squeeze
+from app.chat.defences.grounded_content import (
     UNEXPECTED_FORMAT,
     UNEXPECTED_LANGUAGE,
     UNVERIFIED_CONTACT,
     GroundedContent,
 )
-from app.chat.guard import AnswerGuard, answer_guard
+from app.chat.defences.prompt_leak import PromptLeakDetector, new_canary
 from app.chat.prompt_format import SYSTEM_PROMPT
-from app.chat.prompt_leak import PromptLeakDetector, new_canary
-from app.chat.textnorm import squeeze
 
 CANARY = "fhc-0a1b2c3d4e5f60718293"
 SYSTEM = SYSTEM_PROMPT.format(shop="Fernhill Outfitters", canary=CANARY)

@@ -13,8 +13,8 @@ import re
 import secrets
 from collections.abc import Iterable
 
-from app.chat.findings import Finding
-from app.chat.textnorm import decoded_base64, fold_char, rot13, skeleton, squeeze
+from app.chat.defences.disguises import decoded_base64, fold_char, rot13, skeleton, squeeze
+from app.chat.defences.findings import Finding
 
 CANARY_PREFIX = "fhc-"
 LEAK = "system_prompt_leak"

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from app.chat.screening import screen_message
+from app.chat.defences.message_screening import screen_message
 from evaluation.datasets import shop_cases
 from tests.conftest import SHARED_EVAL
 

@@ -13,8 +13,8 @@ import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 
-from app.chat.findings import Finding
-from app.chat.textnorm import fold
+from app.chat.defences.disguises import fold
+from app.chat.defences.findings import Finding
 from app.retrieval.published_index import ScoredPassage
 
 UNVERIFIED_CONTACT = "unverified_contact"

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from app.chat.answer_checks import GroundedContent
-from app.chat.findings import Check, Finding
-from app.chat.prompt_leak import PromptLeakDetector
+from app.chat.defences.findings import Check, Finding
+from app.chat.defences.grounded_content import GroundedContent
+from app.chat.defences.prompt_leak import PromptLeakDetector
 
 WITHHELD = (
     "I'm sorry, I can't give a reliable answer to that here. I can help with {shop} products, "
