@@ -35,8 +35,8 @@ import numpy as np  # noqa: E402
 
 from app.chat.answerability import judge  # noqa: E402
 from app.chat.claims import check_sentence  # noqa: E402
+from app.chat.defences.planted_instructions import neutralise  # noqa: E402
 from app.chat.evidence import quotable_lines, select_evidence, units  # noqa: E402
-from app.chat.passage_filter import neutralise  # noqa: E402
 from app.chat.prompt import fit_passages  # noqa: E402
 from app.chat.vocabulary import Vocabulary  # noqa: E402
 from app.embedding.factory import build_embedder  # noqa: E402

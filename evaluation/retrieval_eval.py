@@ -68,7 +68,7 @@ class InMemoryIndex:
     def __init__(self, embedder: Embedder, passages: list[Passage], name: str) -> None:
         vectors = embedder.embed([p.embed_text for p in passages], progress=True)
         index = vector_index.build_index(vectors, vector_index.IndexChoice("flat"))
-        self._served = ServedIndex.serve(IndexVersion(name, {}, passages, index), "cpu")
+        self._served = ServedIndex.serve(IndexVersion(name, None, passages, index), "cpu")
 
     def current(self) -> ServedIndex:
         return self._served
