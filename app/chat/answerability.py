@@ -98,7 +98,7 @@ def coverage(question: str, selection: Selection, vocabulary: Vocabulary) -> flo
             continue  # the product's name; chat shorthand the pages never use ("u", "ffs", "mum")
         weight = vocabulary.weight(own)
         total += weight
-        if own in selection.held_words or FIELD_NAMES.get(word) in selection.held_words:
+        if own in selection.held_words or set(FIELD_NAMES.get(word, ())) & selection.held_words:
             held += weight
     return held / total if total else 1.0
 

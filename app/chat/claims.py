@@ -157,7 +157,7 @@ def _statement_check(
 ) -> str | None:
     """The closest statements of ``passages`` (or the given ``statements``) must support
     ``sentence`` and agree with it on polarity."""
-    words = _words(sentence) | {FIELD_NAMES[w] for w in content_words(sentence) if w in FIELD_NAMES}
+    words = _words(sentence) | {f for w in content_words(sentence) for f in FIELD_NAMES.get(w, ())}
     if len(words) < 2:
         return None  # "Yes." / "Thanks!": nothing to check
     closest: list[str] = []

@@ -32,7 +32,7 @@ MAX_QUOTE_CHARS = 300
 _NOT_STATEMENTS = ("Question:", "Category:", "SKU:")
 # A shopper's word for a product record's field: asked "how much does it cost?",
 # the record's "Price (GBP): 39" line answers.
-_FIELD_OF_WORD = {
+_FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "cost": "price",
     "costs": "price",
     "cheap": "price",
@@ -44,8 +44,13 @@ _FIELD_OF_WORD = {
     "made": "material",
     "wash": "care",
     "clean": "care",
-    "available": "size",
+    "available": ("size", "stock"),
     "stock": "stock",
+    "left": "stock",
+    "warm": "temperature",
+    "cold": "temperature",
+    "tall": "height",
+    "big": ("size", "dimensions"),
 }
 # Weights of the unit score, fitted on the tuning part of the labelled shop questions.
 WORD_WEIGHT = 0.15
@@ -54,6 +59,10 @@ OTHER_PRODUCT_PENALTY = 0.3
 RANK_PENALTY = 0.02
 LABEL_WEIGHT = 0.15
 SECOND_LINE_MARGIN = 0.4  # a second line must score within this of the first
+# An FAQ whose own question holds this share of the shopper's words answers it: its answer's
+# opening is ranked up by FAQ_WEIGHT (its words are in its title, so they earn no word weight).
+FAQ_MATCH = 0.75
+FAQ_WEIGHT = 0.45
 
 
 @dataclass(frozen=True)
@@ -113,11 +122,15 @@ def select_evidence(
     product = subject([question, *earlier], passages)
     asked = asked_stems(question)
     scored: list[tuple[float, Unit, frozenset[str]]] = []
+    asks = {h.passage.id: _asks(asked, h.passage) for h in passages}
+    openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     for unit, cosine in zip(candidates, similarity, strict=True):
         named = stems(f"{unit.passage.passage.title} {unit.passage.passage.section}")
         held = frozenset((asked - named) & stems(unit.text))
         score = cosine + WORD_WEIGHT * len(held) - RANK_PENALTY * unit.number
         label = _label(unit.text)
+        if asks[unit.passage.passage.id] >= FAQ_MATCH and openings[id(unit.passage)] is unit:
+            score += FAQ_WEIGHT  # the shop's own answer to the question the shopper asked
         if label and label <= asked:
             score += LABEL_WEIGHT  # "Weight: 520 g" over "Fabric weight: 300 g/m²" for "weigh?"
         if product is not None and unit.passage.passage.kind == "product":
@@ -157,10 +170,17 @@ def _quoted_text(unit: Unit, chosen: Sequence[tuple[float, Unit, frozenset[str]]
     return unit.continued
 
 
+def _asks(asked: frozenset[str], passage: Passage) -> float:
+    """How much of the shopper's question an FAQ's own question holds (0 for other pages)."""
+    if passage.kind != "faq" or not asked:
+        return 0.0
+    return len(asked & stems(passage.title)) / len(asked)
+
+
 def asked_stems(question: str) -> frozenset[str]:
     """The question's word stems, with a shopper's name for a record field mapped to it."""
     words = content_words(question)
-    return frozenset({stem(w) for w in words} | {FIELD_NAMES[w] for w in words if w in FIELD_NAMES})
+    return frozenset({stem(w) for w in words} | {f for w in words for f in FIELD_NAMES.get(w, ())})
 
 
 def stems(text: str) -> frozenset[str]:
@@ -184,7 +204,10 @@ def stem(word: str) -> str:
 
 
 # A shopper's word for a field, mapped to the field name's stem: cost → Price, heavy → Weight.
-FIELD_NAMES = {word: stem(field) for word, field in _FIELD_OF_WORD.items()}
+FIELD_NAMES = {
+    word: tuple(stem(f) for f in ((field,) if isinstance(field, str) else field))
+    for word, field in _FIELD_OF_WORD.items()
+}
 
 
 def _quotable(text: str) -> list[tuple[str, str]]:

@@ -47,6 +47,36 @@ def test_a_shoppers_word_for_a_field_finds_that_field() -> None:
         assert choose(question, [headlamp])[0] == line, question
 
 
+def test_an_faq_that_asks_the_shoppers_question_is_quoted_from_its_opening() -> None:
+    """Its words are in its own question, not its answer: the opening must still win over a
+    sentence elsewhere that repeats the shopper's words."""
+    confirmation = hit(
+        "I haven't received my order confirmation email. What should I do?",
+        "Question: I haven't received my order confirmation email. What should I do?\n"
+        "Answer: Confirmation emails usually arrive within 15 minutes. Check your spam or junk "
+        "folder and that the email address on the order is correct.",
+        kind="faq",
+    )
+    collection = hit(
+        "Collecting an order",
+        "Bring your order confirmation email and photo ID to collect your order.",
+        kind="policy",
+    )
+    lines = choose(
+        "I haven't had an order confirmation email. What should I do?", [collection, confirmation]
+    )
+    assert "15 minutes" in lines[0]
+
+
+def test_available_asks_for_sizes_and_stock() -> None:
+    sleeping_bag = hit(
+        "Nightjar 500 Down Sleeping Bag",
+        "Price (GBP): 240\nSizes: Regular; Long\nStock: Regular in stock; Long out of stock",
+    )
+    lines = choose("Is the Nightjar 500 available?", [sleeping_bag])
+    assert "Stock: Regular in stock; Long out of stock" in lines
+
+
 def test_two_part_questions_get_a_line_for_each_part() -> None:
     lines = choose("What's the price and weight of the Cairngorm 800?", [JACKET, TENT])
     assert set(lines) == {"Price (GBP): 260", "Weight: 470 g (size M)"}
