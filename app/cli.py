@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import getpass
 import logging
 import os
 import sys
@@ -10,6 +11,7 @@ import sys
 from pydantic import ValidationError
 
 from app.errors import ShopdeskError
+from app.passwords import hash_password
 from app.settings import Settings
 
 logger = logging.getLogger("app")
@@ -75,10 +77,6 @@ def _models(settings: Settings, *, verify: bool) -> int:
 
 def _hash_password() -> int:
     """Read a password (prompted twice on a terminal, else stdin's first line), print its hash."""
-    import getpass
-
-    from app.passwords import hash_password
-
     if sys.stdin.isatty():
         password = getpass.getpass("Staff password: ")
         if getpass.getpass("Again: ") != password:

@@ -6,10 +6,11 @@ be one) and by the staff sign-in (``app.web``), so it depends on neither.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import secrets
+
+from app.encoding import b64url, unb64url
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 _KEY_BYTES, _SALT_BYTES = 32, 16
@@ -23,7 +24,7 @@ def hash_password(password: str, *, n: int = SCRYPT_N, r: int = SCRYPT_R, p: int
         raise ValueError("the password is empty")
     salt = secrets.token_bytes(_SALT_BYTES)
     key = _scrypt(password, salt, n, r, p, _KEY_BYTES)
-    return f"scrypt${n}${r}${p}${_b64(salt)}${_b64(key)}"
+    return f"scrypt${n}${r}${p}${b64url(salt)}${b64url(key)}"
 
 
 def is_password_hash(stored: str) -> bool:
@@ -49,7 +50,7 @@ def _parse(stored: str) -> tuple[int, int, int, bytes, bytes] | None:
     if n < 2 or n & (n - 1) or n > _MAX_N or not 1 <= r <= _MAX_R or not 1 <= p <= _MAX_P:
         return None
     try:
-        salt, key = _unb64(parts[4]), _unb64(parts[5])
+        salt, key = unb64url(parts[4]), unb64url(parts[5])
     except ValueError:
         return None
     return (n, r, p, salt, key) if salt and len(key) >= 16 else None
@@ -57,11 +58,3 @@ def _parse(stored: str) -> tuple[int, int, int, bytes, bytes] | None:
 
 def _scrypt(password: str, salt: bytes, n: int, r: int, p: int, length: int) -> bytes:
     return hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, maxmem=_MAXMEM, dklen=length)
-
-
-def _b64(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))

@@ -1,3 +1,4 @@
+# Over 300 lines on purpose: one documented field per SHOPDESK_ variable, in the one object.
 """The one typed settings object: every knob of shopdesk, set by ``SHOPDESK_*`` variables."""
 
 from __future__ import annotations

@@ -29,25 +29,25 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+import numpy as np
+
+from app.chat.answerability import judge
+from app.chat.claims import check_sentence
+from app.chat.defences.planted_instructions import neutralise
+from app.chat.evidence import quotable_lines, select_evidence, units
+from app.chat.prompt import fit_passages
+from app.chat.vocabulary import Vocabulary
+from app.embedding.factory import build_embedder
+from app.modelstore import resolve_generator
+from app.retrieval.published_index import PublishedIndex
+from app.retrieval.retriever import Retriever
+from app.retrieval.rewrite import query_texts
+from app.settings import Settings
+from bench.e2e import machine
+from evaluation.datasets import answer_cases
+from ingest.pipeline import run_ingest
+
 REPO = Path(__file__).resolve().parent.parent
-
-import numpy as np  # noqa: E402
-
-from app.chat.answerability import judge  # noqa: E402
-from app.chat.claims import check_sentence  # noqa: E402
-from app.chat.defences.planted_instructions import neutralise  # noqa: E402
-from app.chat.evidence import quotable_lines, select_evidence, units  # noqa: E402
-from app.chat.prompt import fit_passages  # noqa: E402
-from app.chat.vocabulary import Vocabulary  # noqa: E402
-from app.embedding.factory import build_embedder  # noqa: E402
-from app.modelstore import resolve_generator  # noqa: E402
-from app.retrieval.published_index import PublishedIndex  # noqa: E402
-from app.retrieval.retriever import Retriever  # noqa: E402
-from app.retrieval.rewrite import query_texts  # noqa: E402
-from app.settings import Settings  # noqa: E402
-from bench.e2e import machine  # noqa: E402
-from evaluation.datasets import answer_cases  # noqa: E402
-from ingest.pipeline import run_ingest  # noqa: E402
 
 
 def percentiles(values: list[float]) -> dict[str, float]:

@@ -42,12 +42,12 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-REPO = Path(__file__).resolve().parent.parent
+from bench.loadbench import install
+from bench.loadbench.conversations import draw_conversations, load_threads
+from bench.loadbench.load import LevelPlan, run_level
+from bench.loadbench.systems import SYSTEMS, RunningSystem
 
-from bench.loadbench import install  # noqa: E402
-from bench.loadbench.conversations import draw_conversations, load_threads  # noqa: E402
-from bench.loadbench.load import LevelPlan, run_level  # noqa: E402
-from bench.loadbench.systems import SYSTEMS, RunningSystem  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 SETTLE_S = 2.0  # between levels: cut requests are aborted, queues drain
 DOC = REPO / "docs" / "PERFORMANCE.md"

@@ -25,13 +25,13 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-REPO = Path(__file__).resolve().parent.parent
+from app.embedding.embedder import SentenceTransformerEmbedder
+from app.embedding.factory import build_embedder
+from app.settings import Settings
+from ingest.chunking import ChunkingPolicy, chunk_documents
+from ingest.pipeline import IngestReport, load_documents, run_ingest
 
-from app.embedding.embedder import SentenceTransformerEmbedder  # noqa: E402
-from app.embedding.factory import build_embedder  # noqa: E402
-from app.settings import Settings  # noqa: E402
-from ingest.chunking import ChunkingPolicy, chunk_documents  # noqa: E402
-from ingest.pipeline import IngestReport, load_documents, run_ingest  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 HETPQA = REPO.parent / "shared" / "eval" / "hetpqa" / "evidence_ranking" / "dev.csv"
 NAIVE_BATCH = 32

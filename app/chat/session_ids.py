@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import secrets
+
+from app.encoding import b64url
 
 _RANDOM_BYTES = 18
 _TAG_BYTES = 12
@@ -13,7 +14,7 @@ _TAG_BYTES = 12
 
 def new_session_id(secret: str) -> str:
     """A fresh id: 144 random bits, then a 96-bit HMAC tag of them under ``secret``."""
-    nonce = _b64(secrets.token_bytes(_RANDOM_BYTES))
+    nonce = b64url(secrets.token_bytes(_RANDOM_BYTES))
     return f"{nonce}.{_tag(nonce, secret)}"
 
 
@@ -33,8 +34,4 @@ def is_valid_session_id(session_id: str, secret: str) -> bool:
 
 def _tag(nonce: str, secret: str) -> str:
     digest = hmac.new(secret.encode(), nonce.encode(), hashlib.sha256).digest()
-    return _b64(digest[:_TAG_BYTES])
-
-
-def _b64(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return b64url(digest[:_TAG_BYTES])

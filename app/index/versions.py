@@ -218,10 +218,8 @@ def ingest_lock(root: Path) -> Iterator[None]:
 
 
 def _file_facts(path: Path) -> FileFacts:
-    digest = hashlib.sha256()
     with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
+        digest = hashlib.file_digest(handle, "sha256")
     return FileFacts(bytes=path.stat().st_size, sha256=digest.hexdigest())
 
 

@@ -6,16 +6,17 @@ service's secret key.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
+
+from app.encoding import b64url, unb64url
 
 _COOKIE_CONTEXT = b"shopdesk-staff-session:"  # keeps these tags apart from session-id tags
 
 
 def sign_session(user: str, *, secret: str, expires_at: int) -> str:
     """The cookie value that proves ``user`` signed in, valid until ``expires_at`` (Unix time)."""
-    payload = f"{_b64(user.encode())}.{int(expires_at)}"
+    payload = f"{b64url(user.encode())}.{int(expires_at)}"
     return f"{payload}.{_tag(payload, secret)}"
 
 
@@ -29,19 +30,11 @@ def read_session(value: str | None, *, secret: str, now: float) -> str | None:
     if not expiry.isdigit() or int(expiry) <= now:
         return None
     try:
-        return _unb64(user_b64).decode()
+        return unb64url(user_b64).decode()
     except ValueError:  # bad base64 or not UTF-8
         return None
 
 
 def _tag(payload: str, secret: str) -> str:
     digest = hmac.new(secret.encode(), _COOKIE_CONTEXT + payload.encode(), hashlib.sha256)
-    return _b64(digest.digest())
-
-
-def _b64(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    return b64url(digest.digest())

@@ -2,7 +2,7 @@
 
 Failed sign-ins are counted per client address and, for the real staff user, per user name;
 past the limit the form answers 429 without checking the password. A success sets the signed
-session cookie that ``app.web.staff`` reads on every page.
+session cookie that ``app.web.staff_pages`` reads on every page.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from app.dependencies import ClientAddressDep, GuardsDep, SettingsDep
 from app.passwords import verify_password
 from app.settings import Settings
 from app.traffic.guards import retry_after
-from app.web.staff import COOKIE, _render, _signed_in
 from app.web.staff_auth import sign_session
+from app.web.staff_pages import COOKIE, render, signed_in
 
 logger = logging.getLogger(__name__)
 
@@ -30,9 +30,9 @@ router = APIRouter(prefix="/staff", tags=["staff"], include_in_schema=False)
 
 @router.get("/login", response_class=HTMLResponse)
 async def login_form(request: Request, settings: SettingsDep, next: str = "/staff") -> Response:
-    if _signed_in(request, settings):
+    if signed_in(request, settings):
         return RedirectResponse(_safe_next(next), 303)
-    return _render(request, settings, "staff_login.html", {"next": _safe_next(next), "name": ""})
+    return render(request, settings, "staff_login.html", {"next": _safe_next(next), "name": ""})
 
 
 @router.post("/login", response_class=HTMLResponse)
@@ -58,7 +58,7 @@ async def login(
         logger.warning("staff sign-in refused for %r from %s", user[:60], keys[0])
         error = "That user name and password do not match. Please try again."
         page = {**context, "error": error}
-        return _render(request, settings, "staff_login.html", page, status=401)
+        return render(request, settings, "staff_login.html", page, status=401)
     guards.sign_in.clear(*keys)
     lifetime = settings.staff_session_hours * 3600
     cookie = sign_session(user, secret=settings.secret_key, expires_at=int(time.time()) + lifetime)
@@ -97,7 +97,7 @@ def _locked_out(
     )
     headers = retry_after(wait)
     page = {**context, "error": error}
-    return _render(request, settings, "staff_login.html", page, 429, headers)
+    return render(request, settings, "staff_login.html", page, 429, headers)
 
 
 def _sign_in_keys(client: str, user: str, settings: Settings) -> list[str]:

@@ -25,7 +25,7 @@ from app.transcripts.db import make_engine, session_factory, upgrade
 from app.transcripts.reads import TranscriptFilter
 from app.transcripts.review import TranscriptReview
 from app.transcripts.writes import record_turn
-from app.web import staff
+from app.web import staff, staff_pages
 from app.web.staff_auth import sign_session
 
 AT = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
@@ -95,7 +95,7 @@ def _get(app: FastAPI, path: str) -> httpx.Response:
     async def run() -> httpx.Response:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(
-            transport=transport, base_url="http://shop", cookies={staff.COOKIE: cookie}
+            transport=transport, base_url="http://shop", cookies={staff_pages.COOKIE: cookie}
         ) as client:
             return await client.get(path)
 

@@ -1,3 +1,4 @@
+# Over 300 lines on purpose: one table of weighted patterns, read and tuned as a whole.
 """The signs the message screen looks for, as weighted regular expressions over folded text.
 
 Each sign is general (a kind of request, not a known attack's wording). Strong signs weigh
