@@ -49,12 +49,12 @@ def test_shop_retrieval_stays_above_its_floor(settings: Settings, embedder: Any)
 # A fixed sample of the report part (every fourth question: answerable, unanswerable, yes/no,
 # follow-ups), answered by vLLM through the service's own pipeline. Floors sit under the figures
 # of the full report part in docs/QUALITY.md by the spread seen between runs.
-# Report part, 2026-11-30 (22:15 run): key facts 0.70, all key facts 0.66, unanswerable declined
-# 0.52, wrongly declined 0.23 (0.19 of them hedged: the closest lines shown with a person offered),
-# unsupported figures 0, wrong polarity 0.09; this sample in that run: 0.61, 0.56, 0.55, 0.19, 0,
-# 0.17 (1 of 6).
-ANSWER_FLOORS = {"key_facts": 0.55, "all_key_facts": 0.5, "declined_unanswerable": 0.45}
-ANSWER_CEILINGS = {"wrongly_declined": 0.32, "unsupported_figures": 0.02, "wrong_polarity": 0.2}
+# Report part, 2026-11-30 (21:04 run): key facts 0.73, all key facts 0.69, unanswerable declined
+# 0.50, wrongly declined 0.20 (0.16 of them hedged: the closest lines shown with a person offered),
+# unsupported figures 0, wrong polarity 0 (the verified policy shows a model sentence only when it
+# restates a shown line); this sample in that run: 0.64, 0.59, 0.55, 0.13, 0, 0.
+ANSWER_FLOORS = {"key_facts": 0.58, "all_key_facts": 0.53, "declined_unanswerable": 0.45}
+ANSWER_CEILINGS = {"wrongly_declined": 0.25, "unsupported_figures": 0.02, "wrong_polarity": 0.17}
 
 
 def test_answers_from_the_real_engine_hold_their_floors(portal: BlockingPortal, stack: Any) -> None:
