@@ -1,4 +1,9 @@
-"""One chat turn: validate → history → retrieve → prompt → stream → cite → remember."""
+"""One chat turn: validate → history → retrieve → prompt → stream → cite → remember.
+
+Longer than the ~300 lines a module is kept to, on purpose: the order of a turn's steps (screen,
+retrieve, select evidence, judge it, show the shop's lines, generate, gate each sentence, finish)
+reads top to bottom here in one place, while each step's logic lives in its own module.
+"""
 
 from __future__ import annotations
 
