@@ -68,7 +68,8 @@ def hetpqa(path: Path) -> tuple[list[Passage], list[Case]]:
             pid = f"{row['ASIN']}:{row['qa_pair_id']}"
             text = row["candidate"].strip()
             kind = HETPQA_KINDS.get(row["source"] or "", "page")
-            passages[pid] = _passage(pid, text, kind)
+            # the product id stands for the product's name as its passages' title
+            passages[pid] = _passage(pid, text, kind, title=row["ASIN"])
             questions[row["qid"]] = (row["question"], row["ASIN"])
             if row["label"] == "1":
                 relevant.setdefault(row["qid"], set()).add(pid)
@@ -120,6 +121,6 @@ HETPQA_KINDS = {
 }
 
 
-def _passage(pid: str, text: str, kind: str = "page") -> Passage:
+def _passage(pid: str, text: str, kind: str = "page", *, title: str = "") -> Passage:
     text = text.strip()
-    return Passage(pid, pid, "eval", "", "", "", "", kind, text, text, pid, 0)
+    return Passage(pid, pid, "eval", title, "", "", "", kind, text, text, pid, 0)

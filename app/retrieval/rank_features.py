@@ -9,6 +9,7 @@ service compute the same thing.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,7 +33,13 @@ FEATURES = (
     "title_overlap",  # share of the question's terms in the passage's title and section
     "text_overlap",  # share of the question's terms in the passage's text
     "question_terms",  # terms in the question (lets the trees tell short from long questions)
+    # which product the first stage is about: candidates of one product vote for each other
+    "product_votes",  # share of the first stage's top VOTERS of this passage's product
+    "product_best_cosine_gap",  # best cosine overall minus the best of this passage's product
+    "same_product_as_first",  # of the product of the first stage's best candidate
 )
+
+VOTERS = 10
 
 
 @dataclass(frozen=True)
@@ -46,6 +53,11 @@ class Candidate:
     rank: int  # 0-based position in the fused ranking
     exact: bool  # the passage is about a product code the question names
 
+    @property
+    def product(self) -> str:
+        """What the passage is about: its title (a product's name), else its document."""
+        return self.passage.title or self.passage.document_id
+
 
 def feature_rows(question: str, candidates: Sequence[Candidate]) -> np.ndarray:
     """One row per candidate, columns as ``FEATURES``; shape (len(candidates), len(FEATURES))."""
@@ -55,6 +67,11 @@ def feature_rows(question: str, candidates: Sequence[Candidate]) -> np.ndarray:
     terms = set(index_terms(question))
     best_cosine = max(c.cosine for c in candidates)
     best_bm25 = max(c.bm25 for c in candidates)
+    voters = Counter(c.product for c in sorted(candidates, key=lambda c: c.rank)[:VOTERS])
+    product_cosine: dict[str, float] = {}
+    for c in candidates:
+        product_cosine[c.product] = max(c.cosine, product_cosine.get(c.product, -1.0))
+    first = min(candidates, key=lambda c: c.rank).product
     for i, candidate in enumerate(candidates):
         passage = candidate.passage
         rows[i] = [
@@ -68,6 +85,9 @@ def feature_rows(question: str, candidates: Sequence[Candidate]) -> np.ndarray:
             overlap(terms, f"{passage.title} {passage.section}"),
             overlap(terms, passage.text),
             len(terms),
+            voters[candidate.product] / VOTERS,
+            best_cosine - product_cosine[candidate.product],
+            float(candidate.product == first),
         ]
     return rows
 

@@ -61,3 +61,16 @@ def test_an_unknown_kind_is_other_and_overlap_of_nothing_is_zero() -> None:
     assert kind_one_hot("blog")[-1] == 1.0 and sum(kind_one_hot("blog")) == 1.0
     assert kind_one_hot("faq")[1] == 1.0 and sum(kind_one_hot("faq")) == 1.0
     assert overlap(set(), "some text") == 0.0
+
+
+def test_passages_of_the_first_stages_product_vote_for_each_other() -> None:
+    found = [
+        candidate(0, cosine=0.7, bm25=1.0, title="Emberlite Stove", text="Weighs 82 g."),
+        candidate(1, cosine=0.6, bm25=1.0, title="Trail Boot", text="Leather upper."),
+        candidate(2, cosine=0.4, bm25=1.0, title="Emberlite Stove", text="Boils in 3 minutes."),
+    ]
+    rows = feature_rows("emberlite weight", found)
+    assert rows[:, column("product_votes")].tolist() == pytest.approx([0.2, 0.1, 0.2])
+    assert rows[:, column("same_product_as_first")].tolist() == [1.0, 0.0, 1.0]
+    # the stove's best passage is the best overall; the boot's is 0.1 behind
+    assert rows[:, column("product_best_cosine_gap")].tolist() == pytest.approx([0.0, 0.1, 0.0])
