@@ -23,6 +23,7 @@ from app.retrieval.line_vectors import LineVectors
 from app.retrieval.passage_search import PassageSearch
 from app.retrieval.published_index import PublishedIndex
 from app.retrieval.query_encoder import QueryEncoder
+from app.retrieval.rerank import load_ranker
 from app.retrieval.retriever import Retriever
 from app.sessions.base import SessionStore
 from app.sessions.resilient import ResilientSessionStore
@@ -100,6 +101,7 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
                 top_k=settings.top_k,
                 floor=settings.relevance_floor,
                 lexical_weight=settings.lexical_weight,
+                ranker=load_ranker(settings.ranker_model),
             ),
             engine=engine,
             prompt_format=PromptFormat(

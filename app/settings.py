@@ -218,6 +218,13 @@ class Settings(BaseSettings):
             "ranking; 0 searches by embeddings alone."
         ),
     )
+    ranker_model: str = Field(
+        "",
+        description=(
+            "LightGBM model file of the learned second-stage ranker (`python -m training.ranker`), "
+            "which reorders the first stage's top 50 passages; empty: no second stage."
+        ),
+    )
     history_weights: list[float] = Field(
         default_factory=lambda: [0.6, 0.3],
         description="Weights of the previous questions blended into the retrieval query.",

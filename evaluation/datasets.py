@@ -28,6 +28,7 @@ class Case:
     answerable: bool = True
     part: str = "tuning"  # "tuning": rules and thresholds may be fitted on it; "report": never
     polarity: str | None = None  # "yes" / "no": the right answer to a yes/no question
+    product: str = ""  # the product the question is about, where the set says (HetPQA's ASIN)
 
 
 def shop_cases(path: Path = SHOP_QUESTIONS, *, part: str = "report") -> list[Case]:
@@ -61,17 +62,26 @@ def hetpqa(path: Path) -> tuple[list[Passage], list[Case]]:
     """Every candidate is a passage; each question's relevant ones are those labelled 1."""
     passages: dict[str, Passage] = {}
     relevant: dict[str, set[str]] = {}
-    questions: dict[str, str] = {}
+    questions: dict[str, tuple[str, str]] = {}
     with path.open(newline="", encoding="utf-8") as handle:
         for row in csv.DictReader(handle, delimiter="\t"):
             pid = f"{row['ASIN']}:{row['qa_pair_id']}"
             text = row["candidate"].strip()
-            passages[pid] = _passage(pid, text)
-            questions[row["qid"]] = row["question"]
+            kind = HETPQA_KINDS.get(row["source"] or "", "page")
+            # the product id stands for the product's name as its passages' title
+            passages[pid] = _passage(pid, text, kind, title=row["ASIN"])
+            questions[row["qid"]] = (row["question"], row["ASIN"])
             if row["label"] == "1":
                 relevant.setdefault(row["qid"], set()).add(pid)
     cases = [
-        Case(f"hetpqa-{qid}", "hetpqa", (), questions[qid], frozenset(ids))
+        Case(
+            f"hetpqa-{qid}",
+            "hetpqa",
+            (),
+            questions[qid][0],
+            frozenset(ids),
+            product=questions[qid][1],
+        )
         for qid, ids in relevant.items()
     ]
     return list(passages.values()), cases
@@ -99,6 +109,18 @@ def mtrag(path: Path) -> tuple[list[Passage], list[Case]]:
     return list(passages.values()), cases
 
 
-def _passage(pid: str, text: str) -> Passage:
+# HetPQA's evidence sources as passage kinds: shoppers' Q&A, on-site and plain descriptions,
+# attributes and bullet points (specs), reviews.
+HETPQA_KINDS = {
+    "CQA": "qa",
+    "OSP": "description",
+    "Desc": "description",
+    "attribute": "spec",
+    "bullet": "spec",
+    "review": "review",
+}
+
+
+def _passage(pid: str, text: str, kind: str = "page", *, title: str = "") -> Passage:
     text = text.strip()
-    return Passage(pid, pid, "eval", "", "", "", "", "page", text, text, pid, 0)
+    return Passage(pid, pid, "eval", title, "", "", "", kind, text, text, pid, 0)

@@ -15,7 +15,7 @@ from app.index import vector_index
 from app.index.passage import Passage
 from app.index.versions import IndexVersion
 from app.retrieval.published_index import ServedIndex
-from app.retrieval.retriever import IndexSource, Retrieval, Retriever
+from app.retrieval.retriever import IndexSource, Ranker, Retrieval, Retriever
 from app.retrieval.rewrite import query_texts
 from app.sessions.memory import MemorySessionStore
 from app.sessions.turn_vectors import TurnVectorCache
@@ -40,20 +40,29 @@ class RetrievalConfig:
     lexical_weight: float
     rewrite_turns: int
     use_history: bool = True
+    ranker: Ranker | None = None
 
 
 SERVICE = "hybrid+rewrite"
+RANKED_VARIANT = "hybrid+rewrite+ranker"
 
 
-def variants(lexical_weight: float, rewrite_turns: int) -> tuple[RetrievalConfig, ...]:
+def variants(
+    lexical_weight: float, rewrite_turns: int, ranker: Ranker | None = None
+) -> tuple[RetrievalConfig, ...]:
     """Each improvement added in turn: the question alone by embeddings, then blended with the
-    conversation, then fused with BM25, then with a rewritten follow-up; the last is the service."""
-    return (
+    conversation, then fused with BM25, then with a rewritten follow-up (the service), then,
+    given a learned ranker, its second stage over the service's candidates."""
+    configs = (
         RetrievalConfig("question only", lexical_weight=0.0, rewrite_turns=0, use_history=False),
         RetrievalConfig("dense", lexical_weight=0.0, rewrite_turns=0),
         RetrievalConfig("hybrid", lexical_weight=lexical_weight, rewrite_turns=0),
         RetrievalConfig(SERVICE, lexical_weight=lexical_weight, rewrite_turns=rewrite_turns),
     )
+    if ranker is None:
+        return configs
+    ranked = RetrievalConfig(RANKED_VARIANT, lexical_weight, rewrite_turns, ranker=ranker)
+    return (*configs, ranked)
 
 
 def recommended_floor(sweep: Sequence[dict[str, float]], *, max_wrongly_refused: float) -> float:
@@ -85,7 +94,13 @@ async def evaluate_retrieval(
     depth: int = 10,
 ) -> dict[str, Any]:
     """Mean metrics overall and per category; refusals measured against ``floor``."""
-    retriever = Retriever(index, top_k=depth, floor=-1.0, lexical_weight=config.lexical_weight)
+    retriever = Retriever(
+        index,
+        top_k=depth,
+        floor=-1.0,
+        lexical_weight=config.lexical_weight,
+        ranker=config.ranker,
+    )
     if not config.use_history:
         cases = [dataclasses.replace(case, history=()) for case in cases]
     cache = TurnVectorCache(MemorySessionStore(ttl_s=3600), capacity=100_000)

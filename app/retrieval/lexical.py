@@ -51,10 +51,20 @@ class LexicalIndex:
 
     def search(self, query: str, k: int) -> list[tuple[int, float]]:
         """Up to ``k`` (passage row, BM25 score) pairs, best first; only passages sharing a term."""
+        return self.top(self.scores(query), k)
+
+    def scores(self, query: str) -> np.ndarray | None:
+        """Every passage's BM25 score for ``query``; None when no query term is indexed."""
         columns = [self._vocabulary[t] for t in index_terms(query) if t in self._vocabulary]
-        if not columns or k <= 0:
+        if not columns:
+            return None
+        return np.asarray(self._weights[:, columns].sum(axis=1)).ravel()
+
+    @staticmethod
+    def top(scores: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+        """The ``k`` best (row, score) pairs of ``scores()``, best first, zeros left out."""
+        if scores is None or k <= 0:
             return []
-        scores = np.asarray(self._weights[:, columns].sum(axis=1)).ravel()
         candidates = np.flatnonzero(scores > 0)
         if len(candidates) > k:
             candidates = candidates[np.argpartition(-scores[candidates], k - 1)[:k]]

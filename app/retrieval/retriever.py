@@ -20,6 +20,7 @@ from typing import Protocol
 import numpy as np
 
 from app.retrieval.published_index import ScoredPassage, ServedIndex
+from app.retrieval.rank_features import Candidate
 
 RRF_K = 60  # the constant of Cormack et al.; flattens the gap between neighbouring ranks
 
@@ -38,6 +39,15 @@ class Retrieval:
     exact_match: bool = False  # a passage names a product code the question gives
 
 
+class Ranker(Protocol):
+    """A second stage that reorders the first stage's candidates (app.retrieval.rerank)."""
+
+    def reorder(self, question: str, candidates: Sequence[Candidate]) -> list[Candidate]: ...
+
+
+RANKED = 50  # candidates a second-stage ranker reorders
+
+
 class Retriever:
     def __init__(
         self,
@@ -47,12 +57,14 @@ class Retriever:
         floor: float,
         lexical_weight: float = 1.0,
         depth: int = 0,
+        ranker: Ranker | None = None,
     ) -> None:
         self._index = index
         self._top_k = top_k
         self._floor = floor
         self._lexical_weight = lexical_weight
-        self._depth = depth  # 0: four times the passages asked for, at least 20
+        self._depth = depth  # 0: four times the passages asked for, at least 20 (50 with a ranker)
+        self._ranker = ranker
 
     @property
     def index(self) -> IndexSource:
@@ -64,8 +76,22 @@ class Retriever:
         """Top passages for the query vectors and texts; ``texts[0]`` is the question itself.
         ``top_k`` asks for another number of passages than the configured one, for this call."""
         top_k = top_k or self._top_k
-        depth = self._depth or max(20, top_k * 4)
+        depth = self._depth or max(RANKED if self._ranker else 20, top_k * 4)
         served = self._index.current()
+        ranked, best = self.candidates(served, queries, texts, depth)
+        if self._ranker is not None and texts:
+            ranked = self._ranker.reorder(texts[0], ranked[:RANKED]) + ranked[RANKED:]
+        kept = [
+            ScoredPassage(c.passage, c.cosine) for c in ranked if c.cosine >= self._floor or c.exact
+        ][:top_k]
+        exact = any(c.exact for c in ranked)
+        return Retrieval(kept, best, served.version.id, exact)
+
+    def candidates(
+        self, served: ServedIndex, queries: list[np.ndarray], texts: Sequence[str], depth: int
+    ) -> tuple[list[Candidate], float]:
+        """Every passage either ranking found in its top ``depth``, in fused order, with what
+        the first stage measured of it; and the best cosine among them."""
         passages = served.version.passages
         stacked = np.stack(queries)
         cosine: dict[int, float] = {}
@@ -76,9 +102,13 @@ class Retriever:
         for rank, row in enumerate(sorted(cosine, key=cosine.__getitem__, reverse=True)):
             fused[row] += 1.0 / (RRF_K + rank + 1)
         exact: set[int] = set()
+        lexical_scores: list[np.ndarray] = []
         if self._lexical_weight > 0 and texts:
             for text in texts:
-                for rank, (row, _) in enumerate(served.lexical.search(text, depth)):
+                scores = served.lexical.scores(text)
+                if scores is not None:
+                    lexical_scores.append(scores)
+                for rank, (row, _) in enumerate(served.lexical.top(scores, depth)):
                     fused[row] += self._lexical_weight / (RRF_K + rank + 1)
             exact = served.lexical.identifier_matches(texts[0])
             for row in exact:
@@ -88,10 +118,15 @@ class Retriever:
             extra = served.similarity(unscored, stacked).max(axis=0)
             cosine.update(zip(unscored, (float(s) for s in extra), strict=True))
         ranked = sorted(fused, key=lambda row: (fused[row], cosine[row]), reverse=True)
-        kept = [
-            ScoredPassage(passages[row], cosine[row])
-            for row in ranked
-            if cosine[row] >= self._floor or row in exact
-        ][:top_k]
         best = max(cosine.values(), default=0.0)
-        return Retrieval(kept, best, served.version.id, bool(exact))
+        return [
+            Candidate(
+                row,
+                passages[row],
+                cosine[row],
+                max((float(s[row]) for s in lexical_scores), default=0.0),
+                rank,
+                row in exact,
+            )
+            for rank, row in enumerate(ranked)
+        ], best

@@ -14,7 +14,7 @@ from tests.conftest import REPO
 
 # import-linter's console script, installed beside this interpreter by the `dev` extra
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
-PACKAGES = ("app", "ingest", "evaluation", "bench", "devtools")
+PACKAGES = ("app", "ingest", "evaluation", "bench", "devtools", "training")
 
 
 def lint_imports(root: Path, *contracts: str) -> subprocess.CompletedProcess[str]:

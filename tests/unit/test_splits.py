@@ -1,0 +1,41 @@
+"""HetPQA's questions split by product: no product on both sides, the same split every run."""
+
+from __future__ import annotations
+
+import pytest
+
+from evaluation.datasets import Case
+from evaluation.splits import folds, split_by_product
+
+
+def cases(products: int, per_product: int = 3) -> list[Case]:
+    return [
+        Case(f"q{p}-{n}", "hetpqa", (), f"question {n}", frozenset({f"P{p}:x"}), product=f"P{p}")
+        for p in range(products)
+        for n in range(per_product)
+    ]
+
+
+def test_no_product_is_in_both_parts_and_both_parts_are_used() -> None:
+    train, held_out = split_by_product(cases(200))
+    assert not {c.product for c in train} & {c.product for c in held_out}
+    assert len(train) + len(held_out) == 600
+    assert 0.25 < len(held_out) / 600 < 0.55  # about HELD_OUT_SHARE of the products
+
+
+def test_the_split_is_fixed_by_the_product_alone() -> None:
+    first = split_by_product(cases(50))
+    again = split_by_product(list(reversed(cases(50))))
+    assert {c.id for c in first[1]} == {c.id for c in again[1]}
+
+
+def test_cross_validation_folds_keep_a_product_in_one_fold() -> None:
+    train = cases(60)
+    for fit, check in folds(train, 4):
+        assert not {train[i].product for i in fit} & {train[i].product for i in check}
+        assert check
+
+
+def test_a_case_without_a_product_is_refused() -> None:
+    with pytest.raises(ValueError, match="without a product"):
+        split_by_product([Case("x", "shop", (), "q", frozenset())])
