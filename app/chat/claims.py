@@ -125,7 +125,7 @@ def restates(sentence: str, lines: Sequence[str], *, question: str, product: str
     """
     body = MARKER.sub(" ", sentence)
     given = " ".join(lines) + " " + question
-    if any(number not in numbers(given) for number in numbers(body)):
+    if not numbers(body) <= numbers(given):
         return False
     if any(code.lower() not in given.lower() for code in PRODUCT_CODE.findall(body)):
         return False

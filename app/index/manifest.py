@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -99,32 +99,8 @@ class VersionManifest:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "created_at": self.created_at,
-            "content_digest": self.content_digest,
-            "model": {"id": self.model.id, "dimension": self.model.dimension},
-            "index": {
-                "kind": self.index.kind,
-                "params": dict(self.index.params),
-                "recall_at_10": self.index.recall_at_10,
-            },
-            "chunking": {"max_tokens": self.chunking.max_tokens, "overlap": self.chunking.overlap},
-            "counts": {
-                "files": self.counts.files,
-                "documents": self.counts.documents,
-                "passages": self.counts.passages,
-                "embedded_new": self.counts.embedded_new,
-                "embedded_reused": self.counts.embedded_reused,
-                "skipped": self.counts.skipped,
-            },
-            "documents": dict(self.documents),
-            "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
-            "timings": dict(self.timings),
-            "version": self.version,
-            "files": {
-                name: {"bytes": f.bytes, "sha256": f.sha256} for name, f in self.files.items()
-            },
-        }
+        """The manifest as JSON data, keys in field order (the order the file has always had)."""
+        return asdict(self)
 
     @classmethod
     def load(cls, path: Path) -> VersionManifest:
