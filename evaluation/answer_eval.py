@@ -126,6 +126,8 @@ def score(case: Case, outcome: TurnOutcome) -> dict[str, Any]:
         "dropped": [(d.reason, d.text) for d in outcome.dropped],
         "declined": declined,
         "hedged": outcome.declined == "partial",
+        "declined_reason": outcome.declined,
+        "passages": [(h.passage.id, round(h.score, 3)) for h in outcome.passages],
         "cites": bool(cited),
         "groundedness": round(outcome.groundedness, 3),
         "fabricated_quotes": fabricated_quotes(outcome.answer, outcome.passages),

@@ -47,6 +47,12 @@ class SessionCreated(BaseModel):
 
 class MessageIn(BaseModel):
     message: str = Field(max_length=100_000, description="The shopper's message")
+    product: str | None = Field(
+        None,
+        max_length=2000,
+        description="The product of the page the shopper asks from: its SKU or page URL. "
+        "Retrieval prefers its passages and 'it' means it; an unknown one is ignored.",
+    )
 
 
 class FeedbackIn(BaseModel):
@@ -137,7 +143,7 @@ async def ask(
     slot = await guards.admission.enter()
     return _SlotStream(
         slot,
-        _events(service, session, body.message),
+        _events(service, session, body.message, body.product),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
@@ -169,9 +175,11 @@ async def escalate(body: EscalationIn, service: ConversationsDep, session: Sessi
     return Handoff(message=await service.hand_to_human(session, body.reason))
 
 
-async def _events(service: ConversationService, session: str, message: str) -> AsyncIterator[str]:
+async def _events(
+    service: ConversationService, session: str, message: str, product: str | None
+) -> AsyncIterator[str]:
     try:
-        async for event in service.ask(session, message):
+        async for event in service.ask(session, message, product=product):
             if isinstance(event, Delta):
                 yield _sse("delta", {"text": event.text})
             elif isinstance(event, Recorded):

@@ -21,11 +21,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.chat.evidence import FIELD_NAMES, Selection, stem, stems
+from app.chat.evidence import FIELD_NAMES, Selection, plain_words, stem, stems
 from app.chat.products import PRODUCT_CODE, name_words
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
-from app.retrieval.terms import content_words
 
 # "size XL", "in XXL", "UK 11", "EU 44", "size 10"
 _SIZE = re.compile(
@@ -92,7 +91,7 @@ def coverage(question: str, selection: Selection, vocabulary: Vocabulary) -> flo
     product = selection.product or ""
     named = {w[:5] for w in name_words(product)} | stems(product)
     total = held = 0.0
-    for word in dict.fromkeys(content_words(PRODUCT_CODE.sub(" ", question))):
+    for word in dict.fromkeys(plain_words(PRODUCT_CODE.sub(" ", question))):
         own = vocabulary.spelled(stem(word))
         if own in named or (len(word) < 4 and not vocabulary.knows(own)):
             continue  # the product's name; chat shorthand the pages never use ("u", "ffs", "mum")

@@ -60,11 +60,14 @@ class ConversationService:
         self._model = model
         self._handoff = handoff
 
-    async def ask(self, session_id: str, message: str) -> AsyncIterator[ConversationEvent]:
-        """Stream the answer; once it is complete, store the transcript row and say its id."""
+    async def ask(
+        self, session_id: str, message: str, *, product: str | None = None
+    ) -> AsyncIterator[ConversationEvent]:
+        """Stream the answer; once it is complete, store the transcript row and say its id.
+        ``product``: the product of the page the shopper asks from (SKU or URL), if any."""
         self._metrics.in_flight.inc()
         try:
-            async for event in self._chat.turn(session_id, message):
+            async for event in self._chat.turn(session_id, message, product=product):
                 if isinstance(event, Done):
                     turn = event.outcome.finished(model=self._model)
                     started = time.perf_counter()

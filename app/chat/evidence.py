@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from app.chat.products import subject
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
-from app.retrieval.terms import content_words
+from app.retrieval.terms import STOPWORDS, content_words
 
 _LINE = re.compile(r"[^\n]+")
 # a sentence ends at . ! ? before a space and a capital, digit, quote or bracket: "1.8 m²",
@@ -51,6 +51,9 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "cold": "temperature",
     "tall": "height",
     "big": ("size", "dimensions"),
+    "waterproof": "hydrostatic",
+    "last": ("runtime", "burn", "battery"),
+    "lasts": ("runtime", "burn", "battery"),
 }
 # Weights of the unit score, fitted on the tuning part of the labelled shop questions.
 WORD_WEIGHT = 0.15
@@ -179,12 +182,31 @@ def _asks(asked: frozenset[str], passage: Passage) -> float:
 
 def asked_stems(question: str) -> frozenset[str]:
     """The question's word stems, with a shopper's name for a record field mapped to it."""
-    words = content_words(question)
+    words = plain_words(question)
     return frozenset({stem(w) for w in words} | {f for w in words for f in FIELD_NAMES.get(w, ())})
 
 
 def stems(text: str) -> frozenset[str]:
-    return frozenset(stem(word) for word in content_words(text))
+    return frozenset(stem(word) for word in plain_words(text))
+
+
+# What is left of a negated verb when its n't is cut ("isn't" → "isn"): no content word.
+_NEGATED_VERB = frozenset(
+    "isn aren wasn weren don doesn didn can couldn won wouldn shouldn haven hasn hadn ain".split()  # noqa: SIM905
+)
+
+
+def plain_words(text: str) -> list[str]:
+    """Content words as a question means them: a contraction or possessive without its ending
+    ("what's" is no word, "stove's" is "stove", "isn't" is none)."""
+    words: list[str] = []
+    for word in content_words(text):
+        if "'" in word:
+            word = word.split("'", 1)[0]
+            if not word or word in STOPWORDS or word in _NEGATED_VERB:
+                continue
+        words.append(word)
+    return words
 
 
 _SUFFIX = re.compile(r"(?:ing|ed)$")

@@ -60,6 +60,7 @@ class TurnOutcome:
     answer_policy: str = "verified"
     composed: bool = False
     declined: str | None = None  # why the evidence did not hold the answer ("floor", "other_size")
+    product: str | None = None  # document id of the product the turn was about, if one
 
     def engine_failed(self, exc: EngineUnavailableError, shown: str) -> str:
         """Turn what the shopper saw before the engine failed into an apology; returns the text

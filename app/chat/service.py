@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.chat.answerability import MIN_COVERAGE, judge
+from app.chat.catalog import Catalog, Focus
 from app.chat.citations import cited, groundedness
 from app.chat.claims import NOT_RESTATED, check_sentence, restates
 from app.chat.compose import PARTIAL, composed_pieces, decline
@@ -27,11 +28,11 @@ from app.chat.defences.prompt_leak import PromptLeakDetector
 from app.chat.evidence import Evidence, Selection, quotable_lines, select_evidence, units
 from app.chat.messages import clean_message
 from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, ChatEvent, Delta, Done, TurnOutcome
+from app.chat.page_facts import PageFacts
 from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
 from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.sentence_gate import SentenceGate
-from app.chat.vocabulary import Vocabulary
 from app.engine.base import Engine, GenerationRequest
 from app.errors import EngineUnavailableError
 from app.retrieval.line_vectors import LineVectors
@@ -83,7 +84,7 @@ class ChatService:
         self._format = prompt_format
         self._options = options
         self._lines = line_vectors
-        self._words: tuple[str, asyncio.Future[Vocabulary]] | None = None  # version id, counting
+        self._page_facts: tuple[str, asyncio.Future[PageFacts]] | None = None  # version, counting
         self._leaks = PromptLeakDetector(prompt_format.system, prompt_format.canary)
         shop = options.shop_name
         # Fixed answers to attacks: kept in the session, but never fed back to the generator.
@@ -96,8 +97,11 @@ class ChatService:
     async def history(self, session_id: str) -> list[Turn]:
         return await self._store.turns(session_id)
 
-    async def turn(self, session_id: str, message: str) -> AsyncIterator[ChatEvent]:
-        """Answer one message, streaming; raises InvalidMessageError before doing anything."""
+    async def turn(
+        self, session_id: str, message: str, *, product: str | None = None
+    ) -> AsyncIterator[ChatEvent]:
+        """Answer one message, streaming; raises InvalidMessageError before doing anything.
+        ``product`` is the product of the page the shopper asks from (its SKU or page URL)."""
         question = clean_message(message, max_chars=self._options.max_message_chars)
         screening = screen_message(question) if self._options.screen_messages else None
         if screening is not None:
@@ -108,6 +112,9 @@ class ChatService:
         timings: dict[str, float] = {}
         async with self._store.exclusive(session_id):
             turns = await self._store.turns(session_id)
+            facts = await self._facts()
+            last = [turns[-1].product] if turns else []
+            focus = facts.catalog.focus(question, given=product, earlier=last)
             mark = time.perf_counter()
             vector = await self._encoder.encode(question)
             recent = list(
@@ -122,6 +129,10 @@ class ChatService:
                 queries.append(self._vectors.blend(vector, previous, self._options.history_weights))
             earlier = [t.question for t in turns]
             texts = query_texts(question, earlier, turns=self._options.history_turns_for_retrieval)
+            if focus is not None and not focus.named:  # "is it waterproof?": say what "it" is
+                about = f"{focus.product.title}: {question}"
+                queries.append(await self._encoder.encode(about))
+                texts.append(about)
             retrieval = self._retriever.search(queries, texts)
             timings["search"] = time.perf_counter() - mark
 
@@ -137,11 +148,12 @@ class ChatService:
                 engine=self._engine.description,
                 turn_index=len(turns),
                 timings=timings,
+                product=focus.product.document_id if focus else None,
             )
             if retrieval.passages:
                 shown: list[str] = []
                 try:
-                    async for text in self._answer(outcome, turns, question, vector):
+                    async for text in self._answer(outcome, turns, question, vector, focus):
                         shown.append(text)
                         yield Delta(text)
                 except EngineUnavailableError as exc:  # timed out, or the engine died
@@ -159,6 +171,7 @@ class ChatService:
                     passage_ids=tuple(c.passage.passage.id for c in outcome.citations),
                     at=time.time(),
                     shown=outcome.answer,
+                    product=outcome.product,
                 ),
             )
             await self._vectors.put(session_id, index, vector)
@@ -201,18 +214,25 @@ class ChatService:
         outcome.answer = outcome.note = decline(reason, shop=self._options.shop_name)
 
     async def _answer(
-        self, outcome: TurnOutcome, turns: list[Turn], question: str, vector: np.ndarray
+        self,
+        outcome: TurnOutcome,
+        turns: list[Turn],
+        question: str,
+        vector: np.ndarray,
+        focus: Focus | None,
     ) -> AsyncIterator[str]:
         """Choose the shop's lines that answer; decline, compose or generate-and-check."""
         earlier = [t for t in turns if (t.shown or t.answer) not in self._withheld]
         prompt = self._prompt(outcome, earlier, question)
         mark = time.perf_counter()
-        selection = await self._select(question, vector, turns, prompt.passages)
+        facts = await self._facts()
+        selection = await self._select(question, vector, turns, prompt.passages, focus)
+        outcome.product = _product_of(selection, prompt.passages, facts.catalog) or outcome.product
         verdict = judge(
             question,
             selection,
             prompt.passages,
-            await self._vocabulary(),
+            facts.vocabulary,
             min_coverage=self._options.min_coverage,
         )
         outcome.timings["evidence"] = time.perf_counter() - mark
@@ -263,12 +283,19 @@ class ChatService:
         return prompt
 
     async def _select(
-        self, question: str, vector: np.ndarray, turns: list[Turn], passages: list[ScoredPassage]
+        self,
+        question: str,
+        vector: np.ndarray,
+        turns: list[Turn],
+        passages: list[ScoredPassage],
+        focus: Focus | None,
     ) -> Selection:
         self.warm_lines()
         texts = [unit.text for unit in units(passages)]
         similarity = (await self._lines.vectors(texts)) @ vector if texts else []
         earlier = [t.question for t in reversed(turns)][: self._options.history_turns_for_retrieval]
+        if focus is not None and not focus.named:  # the page's product, or the one talked about
+            earlier.insert(0, focus.product.title)
         return select_evidence(question, earlier, passages, [float(x) for x in similarity])
 
     def warm_lines(self) -> None:
@@ -277,14 +304,14 @@ class ChatService:
         if version.id != self._lines.warmed_version:
             self._lines.warm_soon(version.id, quotable_lines(version.passages))
 
-    async def _vocabulary(self) -> Vocabulary:
-        """The served version's vocabulary, counted once per version off the event loop (about
-        0.6 s for 10,000 passages), shared by the turns that wait for it."""
+    async def _facts(self) -> PageFacts:
+        """The served version's vocabulary and catalog, worked out once per version off the
+        event loop (about 0.6 s for 10,000 passages), shared by the turns that wait for them."""
         version = self._retriever.index.current().version
-        if self._words is None or self._words[0] != version.id:
-            counting = asyncio.to_thread(Vocabulary, version.passages)
-            self._words = (version.id, asyncio.ensure_future(counting))
-        return await self._words[1]
+        if self._page_facts is None or self._page_facts[0] != version.id:
+            counting = asyncio.to_thread(PageFacts.of, version.passages)
+            self._page_facts = (version.id, asyncio.ensure_future(counting))
+        return await self._page_facts[1]
 
     async def _generate(
         self,
@@ -400,3 +427,18 @@ class ChatService:
             return outcome.answer
         outcome.answer = answer
         return rest
+
+
+def _product_of(
+    selection: Selection, passages: list[ScoredPassage], catalog: Catalog
+) -> str | None:
+    """The product the chosen lines are about: the one the conversation names, else the record
+    the best line comes from ("which headlamp takes AAA?" answered from the Beacon 400's)."""
+    named = catalog.titled(selection.product) if selection.product else None
+    if named is not None:
+        return named.document_id
+    if selection.lines:
+        passage = passages[selection.lines[0].number - 1].passage
+        if passage.kind == "product":
+            return passage.document_id
+    return None

@@ -23,6 +23,7 @@ class Turn:
     passage_ids: tuple[str, ...] = ()
     at: float = 0.0
     shown: str = ""
+    product: str | None = None  # the product the turn was about (its record's document id)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)

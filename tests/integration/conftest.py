@@ -43,14 +43,16 @@ def stack(portal: BlockingPortal, chat_settings: Any) -> Iterator[Any]:
         yield container
 
 
-def ask(portal: BlockingPortal, chat: Any, session_id: str, message: str) -> tuple[Any, list[str]]:
-    """One turn, collected: (outcome, streamed pieces)."""
+def ask(
+    portal: BlockingPortal, chat: Any, session_id: str, message: str, product: str | None = None
+) -> tuple[Any, list[str]]:
+    """One turn, collected: (outcome, streamed pieces); ``product``: the page's product."""
     from app.chat.outcome import Delta, Done
 
     async def run() -> tuple[Any, list[str]]:
         pieces: list[str] = []
         outcome = None
-        async for event in chat.turn(session_id, message):
+        async for event in chat.turn(session_id, message, product=product):
             if isinstance(event, Delta):
                 pieces.append(event.text)
             elif isinstance(event, Done):

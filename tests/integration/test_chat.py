@@ -80,6 +80,34 @@ def test_follow_up_is_resolved_through_history(portal: BlockingPortal, stack: An
     assert not any("Stormhollow" in p.passage.title for p in alone.passages[:2])
 
 
+def test_it_is_the_product_the_last_answer_was_about(portal: BlockingPortal, stack: Any) -> None:
+    session = new_session()
+    first, _ = ask(portal, stack.chat, session, "Which of your headlamps runs on AAA batteries?")
+    beacon = "products/electronics.json#FH-ELC-9701"
+    assert first.product == beacon  # the question named none; the answer's line is its record
+    follow_up, _ = ask(portal, stack.chat, session, "how long does it last on the high setting?")
+    assert follow_up.product == beacon
+    assert any("High (400 lm): 4 h" in e.text for e in follow_up.evidence), follow_up.evidence
+    assert follow_up.declined is None
+    assert portal.call(stack.chat.history, session)[-1].product == beacon
+
+
+def test_the_pages_product_answers_it_and_an_unknown_one_is_ignored(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    session = new_session()
+    tent = "https://fernhill-outfitters.example/products/stormhollow-2-tent?ref=home#reviews"
+    waterproof, _ = ask(portal, stack.chat, session, "is this waterproof?", product=tent)
+    assert waterproof.product == "products/catalog.jsonl#FH-TNT-7020"
+    assert "Stormhollow 2 Tent" in waterproof.answer
+    assert any("3,000 mm" in e.text for e in waterproof.evidence), waterproof.evidence
+    price, _ = ask(portal, stack.chat, session, "how much is it?", product="fh-wtr-9520")
+    assert "ClearFlow 750 Filter Bottle" in price.answer
+    assert any(e.text.startswith("Price") for e in price.evidence), price.evidence
+    unknown, _ = ask(portal, stack.chat, new_session(), "is this waterproof?", product="NO-SUCH-1")
+    assert unknown.product is None  # logged and ignored, never an error
+
+
 def test_question_outside_the_knowledge_base_is_answered_honestly(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -110,3 +110,14 @@ def test_the_lead_in_agrees_with_where_the_lines_come_from() -> None:
     assert "".join(composed_pieces([line], [FAQ])).startswith("Here is what our help pages say:")
     closest = "".join(composed_pieces([line], [FAQ], partial=True))
     assert closest.startswith("The closest I can find is what our help pages say:")
+
+
+def test_plain_words_drop_contractions_and_possessive_endings() -> None:
+    from app.chat.evidence import plain_words
+
+    assert plain_words("What's the Cairngorm 800's weight? It isn't FH-STV-9030") == [
+        "cairngorm",
+        "800",
+        "weight",
+        "fh-stv-9030",
+    ]

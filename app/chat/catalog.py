@@ -1,0 +1,119 @@
+"""The products of the served version, found by what a shop page or a shopper gives.
+
+A product page passes its product (the SKU, or the page's own URL) with each message; a
+shopper names one in words ("the Stormhollow 3") or by code; a follow-up ("how long does it
+last?") is about the product the last answer was about. Each of these is looked up here, in
+the records the ingestion job indexed (their document id ends in the record's identifier,
+their URL is the product page).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from app.chat.products import name_words, named_titles, tokens
+from app.index.passage import Passage
+from app.retrieval.terms import identifiers
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Product:
+    document_id: str  # the record's document: every passage of the product carries it
+    title: str
+    sku: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Focus:
+    """The product a turn is about, and whether the question itself names it (then the
+    question's own words find it; otherwise retrieval is told its name)."""
+
+    product: Product
+    named: bool
+
+
+class Catalog:
+    def __init__(self, passages: Iterable[Passage]) -> None:
+        self._documents: dict[str, Product] = {}
+        self._keys: dict[str, Product] = {}
+        self._titles_by_word: dict[str, list[str]] = defaultdict(list)
+        self._by_title: dict[str, Product] = {}
+        for passage in passages:
+            if passage.kind != "product" or passage.document_id in self._documents:
+                continue
+            sku = passage.document_id.rpartition("#")[2] if "#" in passage.document_id else ""
+            product = Product(passage.document_id, passage.title, sku, passage.url)
+            self._documents[product.document_id] = product
+            self._by_title.setdefault(product.title, product)
+            for key in (sku.lower(), _page(product.url), product.document_id.lower()):
+                if key:
+                    self._keys.setdefault(key, product)
+            for word in name_words(product.title):
+                self._titles_by_word[word].append(product.title)
+
+    def __len__(self) -> int:
+        return len(self._documents)
+
+    def find(self, reference: str) -> Product | None:
+        """The product a page gives: its SKU, its page URL (any host, query or fragment), its
+        record id or its exact title; None when the shop has no such product."""
+        reference = reference.strip()
+        if not reference:
+            return None
+        return (
+            self._keys.get(reference.lower())
+            or self._keys.get(_page(reference))
+            or self._by_title.get(reference)
+        )
+
+    def document(self, document_id: str) -> Product | None:
+        return self._documents.get(document_id)
+
+    def titled(self, title: str) -> Product | None:
+        return self._by_title.get(title)
+
+    def named(self, text: str) -> Product | None:
+        """The one product ``text`` names, by code or by its distinctive name words."""
+        coded = {p for code in identifiers(text) if (p := self._keys.get(code)) is not None}
+        if len(coded) == 1:
+            return coded.pop()
+        said = set(tokens(text))
+        titles = [t for word in said for t in self._titles_by_word.get(word, ())]
+        named = named_titles(text, titles)
+        return self._by_title[named[0]] if len(named) == 1 else None
+
+    def focus(
+        self, question: str, *, given: str | None = None, earlier: Sequence[str | None] = ()
+    ) -> Focus | None:
+        """What the turn is about: the product the question names; else the product the page
+        gives (an unknown one is logged and ignored); else the latest of ``earlier`` (the
+        products of the conversation's earlier turns, newest first) still in the catalog."""
+        named = self.named(question)
+        if named is not None:
+            return Focus(named, named=True)
+        if given:
+            product = self.find(given)
+            if product is not None:
+                return Focus(product, named=False)
+            logger.info("the page's product %r is not in the served catalog; ignored", given[:120])
+        for document_id in earlier:
+            product = self.document(document_id) if document_id else None
+            if product is not None:
+                return Focus(product, named=False)
+        return None
+
+
+def _page(url: str) -> str:
+    """A product page's path, without host, query, fragment or trailing slash, in lower case:
+    the same page whichever host or tracking parameters it is reached with."""
+    if "/" not in url:
+        return ""
+    path = urlsplit(url if "//" in url else f"//{url}").path.rstrip("/").lower()
+    return path if len(path) > 1 else ""

@@ -1,0 +1,79 @@
+"""Finding the product a page gives, a question names, or a conversation is about."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import pytest
+
+from app.chat.catalog import Catalog
+from app.sessions.base import Turn
+from tests.unit.passages import FOOTPRINT, RETURNS, TENT
+
+TENT_URL = "https://fernhill-outfitters.example/products/stormhollow-2-tent"
+TENT_DOC = "products/catalog.jsonl#FH-TNT-7020"
+FOOTPRINT_DOC = "products/catalog.jsonl#FH-TNT-7090"
+
+
+@pytest.fixture
+def catalog() -> Catalog:
+    tent = replace(TENT.passage, url=TENT_URL)
+    second_chunk = replace(tent, id="p-tent-2", text="Colours: Fern Green")
+    return Catalog([tent, second_chunk, FOOTPRINT.passage, RETURNS.passage])
+
+
+def test_only_product_records_are_products(catalog: Catalog) -> None:
+    assert len(catalog) == 2  # two chunks of the tent are one product; the policy page none
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "FH-TNT-7020",
+        "fh-tnt-7020",
+        TENT_URL,
+        f"{TENT_URL}/?utm_source=mail#reviews",
+        "http://staging.fernhill.example/products/Stormhollow-2-Tent",
+        "/products/stormhollow-2-tent",
+        TENT_DOC,
+        "Stormhollow 2 Tent",
+    ],
+)
+def test_a_page_gives_its_product_by_sku_url_or_name(catalog: Catalog, reference: str) -> None:
+    found = catalog.find(reference)
+    assert found is not None and found.document_id == TENT_DOC and found.sku == "FH-TNT-7020"
+
+
+@pytest.mark.parametrize("reference", ["", "  ", "FH-XXX-0000", "https://example.com/", "tent"])
+def test_an_unknown_product_is_none(catalog: Catalog, reference: str) -> None:
+    assert catalog.find(reference) is None
+
+
+def test_a_question_names_a_product_by_code_or_distinctive_name(catalog: Catalog) -> None:
+    assert catalog.named("does FH-TNT-7090 fit?").document_id == FOOTPRINT_DOC  # type: ignore[union-attr]
+    assert catalog.named("how heavy is the Stormhollow 2 tent?").document_id == TENT_DOC  # type: ignore[union-attr]
+    assert catalog.named("Stormhollow 2 Footprint price").document_id == FOOTPRINT_DOC  # type: ignore[union-attr]
+    assert catalog.named("is it waterproof?") is None
+    assert catalog.named("the Stormhollow 3") is None  # another model of the line
+
+
+def test_focus_is_the_named_product_then_the_pages_then_the_conversations(
+    catalog: Catalog, caplog: pytest.LogCaptureFixture
+) -> None:
+    named = catalog.focus("and the Stormhollow 2 Footprint?", given=TENT_URL, earlier=[TENT_DOC])
+    assert named is not None and named.named and named.product.document_id == FOOTPRINT_DOC
+    given = catalog.focus("is it waterproof?", given=TENT_URL, earlier=[FOOTPRINT_DOC])
+    assert given is not None and not given.named and given.product.document_id == TENT_DOC
+    with caplog.at_level(logging.INFO, logger="app.chat.catalog"):
+        carried = catalog.focus("how heavy is it?", given="NO-SUCH-1", earlier=[FOOTPRINT_DOC])
+    assert carried is not None and carried.product.document_id == FOOTPRINT_DOC
+    assert "NO-SUCH-1" in caplog.text  # an unknown page product is logged, never an error
+    assert catalog.focus("do you ship to Ireland?", earlier=[None]) is None
+    assert catalog.focus("how heavy is it?", earlier=["products/gone.jsonl#X-1"]) is None
+
+
+def test_a_turn_keeps_its_product_and_old_turns_have_none() -> None:
+    turn = Turn("how heavy is it?", "", product=TENT_DOC)
+    assert Turn.from_json(turn.to_json()) == turn
+    assert Turn.from_json('{"question": "q", "answer": "a"}').product is None
