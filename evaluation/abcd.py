@@ -8,8 +8,11 @@ and the actions an agent takes (a button, a sentence, and sub-points, some of th
 
 ``write_knowledge`` turns that JSON into plain Markdown that the ordinary ingestion
 (``ingest.pipeline.run_ingest`` with ``Settings(knowledge_dir=out_dir, ...)``) loads like the shop's
-own pages: one file per flow, named after it (``product-defect.md``, which is also the document
-id), titled ``# Flow``, with the flow's description and one ``## Subflow`` section per subflow.
+own policy pages: one file per flow in ``policies/``, named after it
+(``policies/product-defect.md``, which is also the document id), titled ``# Flow``, with the
+flow's description and one ``## Subflow`` section per subflow. They are the shop's own handbook,
+so, like any policy page, they are the shop's words (their "let the customer know…" is guidance,
+not a planted instruction).
 Button names such as ``[Pull up Account]`` are kept as plain words.
 """
 
@@ -37,6 +40,7 @@ def write_knowledge(guidelines: Path, out_dir: Path) -> list[Path]:
     data = json.loads(guidelines.read_text(encoding="utf-8"))
     if not isinstance(data, Mapping):
         raise ValueError(f"{guidelines}: expected a JSON object of flows")
+    out_dir = out_dir / "policies"
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     used: set[str] = set()

@@ -80,7 +80,11 @@ def test_pages_load_as_documents_with_subflow_sections(tmp_path: Path) -> None:
     results = [load_file(p, root=root, max_bytes=10**6) for p in discover(root)]
     documents = [d for r in results for d in r.documents]
 
-    assert [d.id for d in documents] == ["product-defect.md", "single-item-query.md"]
+    assert [d.id for d in documents] == [
+        "policies/product-defect.md",
+        "policies/single-item-query.md",
+    ]
+    assert {d.kind for d in documents} == {"policy"}
     assert documents[0].title == "Product Defect"
     headings = [s.heading for s in documents[0].sections]
     assert ("Product Defect", "Return Due to Size") in headings

@@ -7,6 +7,12 @@ removed before it sees the passage: sentences addressed to whoever writes the an
 response", "the assistant must"), override phrases ("ignore previous instructions"), sentences
 pushing a foreign link, and requests or questions that have nothing to do with the rest of the
 passage. Chat-template markers and the prompt's own fences are stripped wherever they appear.
+
+Where the text comes from matters. A review, a shopper's Q&A or a supplier's description can be
+written by anyone; the shop's policy pages (a ``policies/`` folder of the knowledge base) are
+written by the shop, and a support handbook there is full of sentences to whoever answers ("Let
+the customer know that refunds take 5 days") that are the shop's own guidance. In those, only
+override phrases and markers are taken out.
 """
 
 from __future__ import annotations
@@ -110,17 +116,30 @@ class Neutralised:
     removed: tuple[str, ...]
 
 
+# Kinds of page the shop writes itself: instructions to the agent there are the shop's own.
+SHOP_AUTHORED = frozenset({"policy"})
+
+
 def neutralise_text(
-    text: str, *, title: str = "", own_hosts: frozenset[str] = frozenset()
+    text: str,
+    *,
+    title: str = "",
+    own_hosts: frozenset[str] = frozenset(),
+    shop_authored: bool = False,
 ) -> Neutralised:
-    """``text`` without instruction-like sentences and prompt markers, and what was removed."""
+    """``text`` without instruction-like sentences and prompt markers, and what was removed;
+    from a ``shop_authored`` page, only override phrases and markers are taken out."""
     cleaned = _MARKERS.sub(" ", text)
     parts = _SENTENCE_END.split(cleaned)  # sentence, separator, sentence, ...
     sentences = parts[::2]
     removed: list[str] = []
     for index, sentence in enumerate(sentences):
         context = " ".join([title, *sentences[:index], *sentences[index + 1 :]])
-        cut = _planted_from(sentence, context, own_hosts)
+        cut = (
+            _overridden_from(sentence)
+            if shop_authored
+            else _planted_from(sentence, context, own_hosts)
+        )
         if cut is not None:
             removed.append(sentence[cut:].strip())
             parts[2 * index] = sentence[:cut].rstrip()
@@ -133,7 +152,12 @@ def neutralise(hit: ScoredPassage) -> ScoredPassage:
     """The passage as the generator may see it (unchanged when nothing was planted)."""
     p = hit.passage
     hosts = frozenset({_host(p.url)} if p.url else ())
-    result = neutralise_text(p.text, title=f"{p.title} {p.section}", own_hosts=hosts)
+    result = neutralise_text(
+        p.text,
+        title=f"{p.title} {p.section}",
+        own_hosts=hosts,
+        shop_authored=p.kind in SHOP_AUTHORED,
+    )
     if result.text == p.text:
         return hit
     if result.removed:
@@ -163,6 +187,13 @@ def _planted_from(sentence: str, context: str, own_hosts: frozenset[str]) -> int
         ):
             return start
     return None
+
+
+def _overridden_from(sentence: str) -> int | None:
+    """Where an override phrase starts its part of ``sentence`` (as in ``_planted_from``)."""
+    starts = [0, *(m.start() for m in _CAPITAL.finditer(sentence))]
+    found = _OVERRIDE.search(sentence)
+    return None if found is None else max(s for s in starts if s <= found.start())
 
 
 def _pushes_foreign_link(text: str, own_hosts: frozenset[str]) -> bool:
