@@ -33,13 +33,13 @@ from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
 from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.sentence_gate import SentenceGate
+from app.chat.turn_search import TurnSearch
 from app.engine.base import Engine, GenerationRequest
 from app.errors import EngineUnavailableError
 from app.retrieval.line_vectors import LineVectors
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retriever
-from app.retrieval.rewrite import query_texts
 from app.sessions.base import SessionStore, Turn
 from app.sessions.turn_vectors import TurnVectorCache
 
@@ -77,9 +77,14 @@ class ChatService:
         line_vectors: LineVectors,
     ) -> None:
         self._store = store
-        self._vectors = turn_vectors
-        self._encoder = encoder
         self._retriever = retriever
+        self._search = TurnSearch(
+            encoder=encoder,
+            retriever=retriever,
+            turn_vectors=turn_vectors,
+            history_weights=options.history_weights,
+            history_turns=options.history_turns_for_retrieval,
+        )
         self._engine = engine
         self._format = prompt_format
         self._options = options
@@ -115,26 +120,7 @@ class ChatService:
             facts = await self._facts()
             last = [turns[-1].product] if turns else []
             focus = facts.catalog.focus(question, given=product, earlier=last)
-            mark = time.perf_counter()
-            vector = await self._encoder.encode(question)
-            recent = list(
-                range(max(0, len(turns) - self._options.history_turns_for_retrieval), len(turns))
-            )
-            previous = await self._vectors.get(session_id, recent)
-            timings["embed"] = time.perf_counter() - mark
-
-            mark = time.perf_counter()
-            queries = [vector]
-            if previous:
-                queries.append(self._vectors.blend(vector, previous, self._options.history_weights))
-            earlier = [t.question for t in turns]
-            texts = query_texts(question, earlier, turns=self._options.history_turns_for_retrieval)
-            if focus is not None and not focus.named:  # "is it waterproof?": say what "it" is
-                about = f"{focus.product.title}: {question}"
-                queries.append(await self._encoder.encode(about))
-                texts.append(about)
-            retrieval = self._retriever.search(queries, texts)
-            timings["search"] = time.perf_counter() - mark
+            vector, retrieval = await self._search.find(session_id, question, turns, focus, timings)
 
             outcome = TurnOutcome(
                 session_id=session_id,
@@ -174,7 +160,7 @@ class ChatService:
                     product=outcome.product,
                 ),
             )
-            await self._vectors.put(session_id, index, vector)
+            await self._search.remember(session_id, index, vector)
             timings["persist"] = time.perf_counter() - mark
             timings["total"] = time.perf_counter() - started
         yield Done(outcome)

@@ -71,13 +71,18 @@ class Retriever:
         return self._index
 
     def search(
-        self, queries: list[np.ndarray], texts: Sequence[str] = (), *, top_k: int | None = None
+        self,
+        queries: list[np.ndarray],
+        texts: Sequence[str] = (),
+        *,
+        top_k: int | None = None,
+        served: ServedIndex | None = None,
     ) -> Retrieval:
         """Top passages for the query vectors and texts; ``texts[0]`` is the question itself.
         ``top_k`` asks for another number of passages than the configured one, for this call."""
         top_k = top_k or self._top_k
         depth = self._depth or max(RANKED if self._ranker else 20, top_k * 4)
-        served = self._index.current()
+        served = served or self._index.current()
         ranked, best = self.candidates(served, queries, texts, depth)
         if self._ranker is not None and texts:
             ranked = self._ranker.reorder(texts[0], ranked[:RANKED]) + ranked[RANKED:]
@@ -86,6 +91,25 @@ class Retriever:
         ][:top_k]
         exact = any(c.exact for c in ranked)
         return Retrieval(kept, best, served.version.id, exact)
+
+    def search_parts(self, searches: Sequence[tuple[list[np.ndarray], Sequence[str]]]) -> Retrieval:
+        """One retrieval for a question in parts ("will it fit in the Ridgeline 65+10, and how
+        long is its warranty?"): each part searched on its own, in the same index version, and
+        their passages taken in turn (the best of each part first), up to ``top_k``."""
+        served = self._index.current()
+        found = [self.search(queries, texts, served=served) for queries, texts in searches]
+        merged: dict[str, ScoredPassage] = {}
+        for rank in range(self._top_k):
+            for retrieval in found:
+                if rank < len(retrieval.passages) and len(merged) < self._top_k:
+                    hit = retrieval.passages[rank]
+                    merged.setdefault(hit.passage.id, hit)
+        return Retrieval(
+            list(merged.values()),
+            max(r.best_score for r in found),
+            served.version.id,
+            any(r.exact_match for r in found),
+        )
 
     def candidates(
         self, served: ServedIndex, queries: list[np.ndarray], texts: Sequence[str], depth: int

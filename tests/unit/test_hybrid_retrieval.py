@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from app.index import vector_index
 from app.index.passage import Passage
@@ -10,7 +11,7 @@ from app.index.versions import IndexVersion
 from app.retrieval.lexical import LexicalIndex
 from app.retrieval.published_index import ServedIndex
 from app.retrieval.retriever import Retriever
-from app.retrieval.rewrite import query_texts
+from app.retrieval.rewrite import query_texts, question_parts
 from app.retrieval.terms import identifiers, index_terms
 
 
@@ -91,3 +92,26 @@ def test_follow_ups_search_with_the_recent_questions_too() -> None:
         "b Tell me about the tent how heavy is it?",
     ]
     assert query_texts("and in blue?", ["jacket"], turns=0) == ["and in blue?"]
+
+
+def test_a_message_asking_two_questions_is_searched_in_parts() -> None:
+    assert question_parts(
+        "Will the Nightjar 500 fit in the Ridgeline 65+10, and what's the warranty on it?"
+    ) == ["Will the Nightjar 500 fit in the Ridgeline 65+10", "what's the warranty on it?"]
+    assert question_parts("How much is the stove? What does it weigh?") == [
+        "How much is the stove",
+        "What does it weigh?",
+    ]
+    for one in ("Is it red, and blue?", "how heavy is it", "Can I return boots and how?"):
+        assert question_parts(one) == [one]
+
+
+def test_the_parts_passages_are_taken_in_turn_from_one_version() -> None:
+    retriever = Retriever(Fixed(), top_k=2, floor=-1.0, lexical_weight=0.0)
+    stove = np.array([0.8, 0.6, 0, 0], dtype=np.float32)  # the stove, then the canister
+    returns = np.array([0, 0, 1, 0], dtype=np.float32)
+    alone = retriever.search([stove], ["stove weight"])
+    assert [h.passage.id for h in alone.passages] == ["p0", "p1"]  # the second part is lost
+    both = retriever.search_parts([([stove], ["stove weight"]), ([returns], ["returns"])])
+    assert [h.passage.id for h in both.passages] == ["p0", "p2"]
+    assert both.index_version == "v1" and both.best_score == pytest.approx(1.0)

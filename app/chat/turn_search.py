@@ -1,0 +1,77 @@
+"""History-aware retrieval for one chat turn.
+
+A turn is searched with more than its own words: the question blended with the recent ones
+(a follow-up's "and in blue?" is about what came before), the recent questions' words for the
+lexical side, the name of the product "it" is (the page's product, or the one the conversation
+is on), and each further question of a message that asks two ("will it fit in the Ridgeline
+65+10, and how long is its warranty?") searched on its own.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from app.chat.catalog import Focus
+from app.retrieval.query_encoder import QueryEncoder
+from app.retrieval.retriever import Retrieval, Retriever
+from app.retrieval.rewrite import query_texts, question_parts
+from app.sessions.base import Turn
+from app.sessions.turn_vectors import TurnVectorCache
+
+
+class TurnSearch:
+    def __init__(
+        self,
+        *,
+        encoder: QueryEncoder,
+        retriever: Retriever,
+        turn_vectors: TurnVectorCache,
+        history_weights: tuple[float, ...],
+        history_turns: int,
+    ) -> None:
+        self._encoder = encoder
+        self._retriever = retriever
+        self._vectors = turn_vectors
+        self._weights = history_weights
+        self._turns = history_turns
+
+    async def find(
+        self,
+        session_id: str,
+        question: str,
+        turns: list[Turn],
+        focus: Focus | None,
+        timings: dict[str, float],
+    ) -> tuple[np.ndarray, Retrieval]:
+        """The question's vector and the turn's passages; adds ``embed`` and ``search`` to
+        ``timings``."""
+        mark = time.perf_counter()
+        vector = await self._encoder.encode(question)
+        recent = list(range(max(0, len(turns) - self._turns), len(turns)))
+        previous = await self._vectors.get(session_id, recent)
+        timings["embed"] = time.perf_counter() - mark
+
+        mark = time.perf_counter()
+        queries = [vector]
+        if previous:
+            queries.append(self._vectors.blend(vector, previous, self._weights))
+        texts = query_texts(question, [t.question for t in turns], turns=self._turns)
+        about = f"{focus.product.title}: " if focus is not None else ""
+        if focus is not None and not focus.named:  # "is it waterproof?": say what "it" is
+            queries.append(await self._encoder.encode(about + question))
+            texts.append(about + question)
+        searches = [(queries, texts)]
+        for part in question_parts(question)[1:]:  # a further question in the message
+            searches.append(([await self._encoder.encode(about + part)], [part]))
+        if len(searches) == 1:
+            retrieval = self._retriever.search(queries, texts)
+        else:
+            retrieval = self._retriever.search_parts(searches)
+        timings["search"] = time.perf_counter() - mark
+        return vector, retrieval
+
+    async def remember(self, session_id: str, index: int, vector: np.ndarray) -> None:
+        """Keep the turn's vector for the next turns' blend."""
+        await self._vectors.put(session_id, index, vector)
