@@ -29,6 +29,9 @@ logger = logging.getLogger(__name__)
 _SENTENCE_END = re.compile(r"((?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[A-Z0-9\"'(\[])|\n+)")
 # Where a run-on instruction can start inside a sentence: a capitalised word after a space.
 _CAPITAL = re.compile(r"(?<=\s)(?=[A-Z])")
+# A shopper's question in a Q&A passage ("Question: is it safe on a stove top?") is content: what
+# the answer under it answers, however little it shares with the rest of the page.
+_QA_LABEL = re.compile(r"^\W*(?:question|q)\s*[:.)]\s", re.IGNORECASE)
 _LABEL = re.compile(r"^\W*[A-Z][\w()/'-]*(?:\s+[\w()/'-]+){0,2}:\s+")
 _MARKERS = re.compile(
     r"<\|[^|>]{0,40}\|>|\[/?INST\]|<</?SYS>>|<<<|>>>|</?s>|^\s*#{2,}\s*(?:instruction|system)\b.*$",
@@ -182,9 +185,9 @@ def _planted_from(sentence: str, context: str, own_hosts: frozenset[str]) -> int
         addressed = _ADDRESSED.search(tail) or _OVERRIDE.search(tail) or _FORMAT_TRICK.search(tail)
         if addressed is not None:
             return max(s for s in starts if s <= start + addressed.start())
-        if _pushes_foreign_link(tail, own_hosts) or _stray_request(
-            tail, f"{context} {sentence[:start]}"
-        ):
+        if _pushes_foreign_link(tail, own_hosts):
+            return start
+        if not _QA_LABEL.match(tail) and _stray_request(tail, f"{context} {sentence[:start]}"):
             return start
     return None
 
