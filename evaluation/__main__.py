@@ -29,6 +29,7 @@ from app.settings import Settings
 from evaluation import datasets, splits
 from evaluation.abcd import write_knowledge
 from evaluation.answer_eval import evaluate_answers, summarise
+from evaluation.datasets import EVAL_DATA_ENV, default_eval_data
 from evaluation.retrieval_eval import (
     SERVICE,
     InMemoryIndex,
@@ -39,14 +40,8 @@ from evaluation.retrieval_eval import (
 from ingest.pipeline import run_ingest
 
 REPO = Path(__file__).resolve().parents[1]
-EVAL_DATA_ENV = "SHOPDESK_EVAL_DATA"
 MAX_WRONGLY_REFUSED = 0.01  # the floor may turn away at most 1 % of answerable questions
-
-
-def default_eval_data() -> Path:
-    """Where the public sets are: ``$SHOPDESK_EVAL_DATA``, else ``../shared/eval`` from the
-    current directory (the repository root, where the command is run)."""
-    return Path(os.environ.get(EVAL_DATA_ENV) or Path("..") / "shared" / "eval")
+TUNED = " [tuned]"  # the variants' names with the embedder of --embedder
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -74,6 +69,12 @@ def _parser() -> argparse.ArgumentParser:
         help="also score the learned second stage in this model file (python -m training.ranker) "
         "as the variant hybrid+rewrite+ranker; HetPQA is then also scored on its held-out products",
     )  # fmt: skip
+    parser.add_argument(
+        "--embedder", type=Path, metavar="DIR",
+        help="also score every variant with this embedder folder (python -m training.embedder) "
+        f"on an index of its own, as 'VARIANT{TUNED}'; HetPQA is then also scored on its "
+        "held-out products",
+    )  # fmt: skip
     parser.add_argument("--out-dir", type=Path, default=REPO / "bench-results")
     return parser
 
@@ -83,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.eval_data is not None and not args.eval_data.is_dir():
         parser.error(f"--eval-data {args.eval_data}: no such folder")
+    if args.embedder is not None and not (args.embedder / "config.json").exists():
+        parser.error(f"--embedder {args.embedder}: not a sentence-transformers folder")
     eval_data: Path = args.eval_data or default_eval_data()
 
     settings = Settings(knowledge_dir=REPO / "knowledge")
@@ -99,40 +102,55 @@ def main(argv: list[str] | None = None) -> int:
         },
         "retrieval": {},
     }
+    # each first stage: its label's suffix and its embedder (each set is indexed by each)
+    embedders = {"": embedder}
+    if args.embedder:
+        tuned = settings.model_copy(update={"embedder_model": str(args.embedder)})
+        embedders[TUNED] = build_embedder(tuned)
+        results["settings"]["tuned_embedder"] = embedders[TUNED].model_id
     wanted = set(args.sets.split(","))
     shop_cases = datasets.shop_cases()[: args.limit or None]
     answer_cases = [c for c in datasets.answer_cases() if args.part in ("all", c.part)]
     answer_cases = answer_cases[: args.limit or None]
 
     def retrieval(
-        name: str, cases: list[datasets.Case], index: IndexSource, *, trained_on: bool = False
+        name: str,
+        cases: list[datasets.Case],
+        indexes: dict[str, IndexSource],
+        *,
+        trained_on: bool = False,
     ) -> None:
-        """Every variant on ``cases``; the ranker's left out where it saw some of them."""
-        scored = [c for c in configs if not (trained_on and c.ranker is not None)]
+        """Every variant with every embedder on ``cases``; the learned parts (the ranker, the
+        tuned embedder) left out where they saw some of them."""
         results["retrieval"][name] = {
-            config.name: asyncio.run(
+            config.name + label: asyncio.run(
                 evaluate_retrieval(
                     cases,
-                    index=index,
-                    embedder=embedder,
+                    index=indexes[label],
+                    embedder=embedders[label],
                     weights=settings.history_weights,
                     floor=settings.relevance_floor,
                     config=config,
                 )
             )
-            for config in scored
+            for label in indexes
+            for config in configs
+            if not (trained_on and (config.ranker is not None or label))
         }
 
     with tempfile.TemporaryDirectory() as scratch:
         shop = settings.model_copy(update={"data_dir": Path(scratch)})
         run_ingest(shop, embedder)
         if "shop" in wanted:
-            retrieval("shop", shop_cases, PublishedIndex(shop.index_dir))
+            shop_indexes: dict[str, IndexSource] = {"": PublishedIndex(shop.index_dir)}
+            if TUNED in embedders:  # its own index: its vectors are not the packaged model's
+                own = shop.model_copy(update={"data_dir": Path(scratch) / "tuned"})
+                run_ingest(own, embedders[TUNED])
+                shop_indexes[TUNED] = PublishedIndex(own.index_dir)
+            retrieval("shop", shop_cases, shop_indexes)
             # the questions nothing was tuned on: where a ranker is judged on the shop
             report_cases = [c for c in datasets.answer_cases() if c.part == "report"]
-            retrieval(
-                "shop_report", report_cases[: args.limit or None], PublishedIndex(shop.index_dir)
-            )
+            retrieval("shop_report", report_cases[: args.limit or None], shop_indexes)
             sweep = results["retrieval"]["shop"][SERVICE]["floor_sweep"]
             results["recommended_floor"] = recommended_floor(
                 sweep, max_wrongly_refused=MAX_WRONGLY_REFUSED
@@ -155,12 +173,14 @@ def main(argv: list[str] | None = None) -> int:
     ):
         if name in wanted and path.exists():
             passages, cases = loader(path)
-            index = InMemoryIndex(embedder, passages, name)
-            if name == "hetpqa":  # the ranker trained on the other products: score it apart
+            indexes: dict[str, IndexSource] = {
+                label: InMemoryIndex(e, passages, name) for label, e in embedders.items()
+            }
+            if name == "hetpqa":  # the learned parts trained on the other products: apart
                 _, held_out = splits.split_by_product(cases)
-                retrieval("hetpqa_held_out", held_out, index)
+                retrieval("hetpqa_held_out", held_out, indexes)
                 results["retrieval"]["hetpqa_held_out"]["corpus"] = len(passages)
-            retrieval(name, cases, index, trained_on=name == "hetpqa")
+            retrieval(name, cases, indexes, trained_on=name == "hetpqa")
             results["retrieval"][name]["corpus"] = len(passages)
 
     args.out_dir.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,13 @@ SHOP_QUESTIONS = DATA / "shop_questions.jsonl"
 REPORT_QUESTIONS = DATA / "report_questions.jsonl"
 # Questions on the ABCD agent guidelines, a knowledge base the checks were not written for.
 ABCD_QUESTIONS = DATA / "abcd_questions.jsonl"
+EVAL_DATA_ENV = "SHOPDESK_EVAL_DATA"
+
+
+def default_eval_data() -> Path:
+    """Where the public sets are: ``$SHOPDESK_EVAL_DATA``, else ``../shared/eval`` from the
+    current directory (the repository root, where the command is run)."""
+    return Path(os.environ.get(EVAL_DATA_ENV) or Path("..") / "shared" / "eval")
 
 
 @dataclass(frozen=True)

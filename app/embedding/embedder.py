@@ -150,16 +150,28 @@ def _choose_devices(preference: DevicePreference) -> list[str]:
 
 
 def _max_seq_length(folder: Path) -> int:
-    config = folder / "sentence_bert_config.json"
-    if config.exists():
-        return int(json.loads(config.read_text()).get("max_seq_length", 512))
+    """The model's input limit: sentence-transformers before 6 wrote it in sentence_bert_config,
+    6 and later in the tokenizer's config."""
+    for name, key in (
+        ("sentence_bert_config.json", "max_seq_length"),
+        ("tokenizer_config.json", "model_max_length"),
+    ):
+        config = folder / name
+        if config.exists():
+            limit = json.loads(config.read_text()).get(key)
+            if isinstance(limit, int) and 0 < limit <= 8192:  # a tokenizer's "no limit" is 1e30
+                return limit
     return 512
 
 
 def _dimension(folder: Path) -> int:
     pooling = folder / "1_Pooling" / "config.json"
     if pooling.exists():
-        return int(json.loads(pooling.read_text())["word_embedding_dimension"])
+        config = json.loads(pooling.read_text())
+        # the key before sentence-transformers 6, then its own
+        dimension = config.get("word_embedding_dimension", config.get("embedding_dimension"))
+        if dimension:
+            return int(dimension)
     return int(json.loads((folder / "config.json").read_text())["hidden_size"])
 
 
