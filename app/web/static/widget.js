@@ -256,8 +256,11 @@
     scrollDown();
   }
 
+  var asked = null; // the latest question: an answer taller than the panel scrolls only up to it
+
   function scrollDown() {
-    log.scrollTop = log.scrollHeight;
+    var top = asked && asked.isConnected ? asked.offsetTop - log.offsetTop - 8 : Infinity;
+    log.scrollTop = Math.min(log.scrollHeight, top);
   }
 
   function setText(bubble, text) {
@@ -269,20 +272,28 @@
     setText(bubble, done.answer);
     var sources = done.answered ? done.sources.filter(function (s) { return s.number; }) : [];
     if (done.answered && !sources.length) sources = done.sources.slice(0, 3);
-    if (sources.length) {
-      var list = el("ol", { class: "sources" });
-      sources.forEach(function (source, i) {
-        var section = String(source.section || "").split(" › ").pop();
-        var label = source.title + (section && section !== source.title ? " — " + section : "");
-        var link = /^https?:\/\//.test(source.citation)
-          ? el("a", { href: source.citation, target: "_blank", rel: "noopener noreferrer", text: label })
-          : el("span", { text: label });
-        list.append(el("li", { value: String(source.number || i + 1) }, [link]));
-      });
-      bubble.append(el("p", { class: "sources-title", text: "Sources" }), list);
-    }
+    if (sources.length) bubble.append(el("p", { class: "sources-title", text: "Sources" }), sourceList(sources));
     if (done.message_id) bubble.append(ratings(done.message_id));
     scrollDown();
+  }
+
+  /** One line per page cited, with the answer's [n] markers that point at it. */
+  function sourceList(sources) {
+    var pages = [];
+    sources.forEach(function (source, i) {
+      var section = String(source.section || "").split(" › ").pop();
+      var label = source.title + (section && section !== source.title ? " — " + section : "");
+      var href = /^https?:\/\//.test(source.citation) ? source.citation : null;
+      var same = pages.filter(function (p) { return p.label === label && p.href === href; })[0];
+      if (same) same.numbers.push(source.number || i + 1);
+      else pages.push({ label: label, href: href, numbers: [source.number || i + 1] });
+    });
+    return el("ul", { class: "sources" }, pages.map(function (page) {
+      var name = page.href
+        ? el("a", { href: page.href, target: "_blank", rel: "noopener noreferrer", text: page.label })
+        : el("span", { text: page.label });
+      return el("li", {}, [el("span", { class: "cite", text: page.numbers.join(", ") }), name]);
+    }));
   }
 
   function ratings(messageId) {
@@ -324,6 +335,7 @@
     box.value = "";
     grow();
     var question = addUser(text);
+    asked = question;
     var bubble = addBot(null);
     var answer = "";
     var ended = false;
@@ -346,6 +358,7 @@
         }
       });
       if (!ended) setText(bubble, (answer ? answer + "\n" : "") + "(The answer was cut off; please ask again.)");
+      bubble.setAttribute("data-state", "finished");
     } catch (e) {
       if (e && e.name === "AbortError") return;
       if (!answer) {
@@ -406,6 +419,7 @@
   }
 
   function open(focus) {
+    asked = null;
     panel.hidden = false;
     launcher.setAttribute("aria-expanded", "true");
     host.setAttribute("data-open", "");
@@ -462,7 +476,8 @@
     ".launcher,.panel{position:fixed;z-index:2147483000;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2a30}",
     ".launcher{right:20px;bottom:20px;display:flex;align-items:center;gap:8px;padding:12px 18px;border:0;border-radius:999px;background:#047857;color:#fff;font-weight:600;cursor:pointer;box-shadow:0 6px 20px rgba(0,0,0,.22)}",
     ".launcher:hover{background:#065f46}",
-    "button:focus-visible,textarea:focus-visible,a:focus-visible,.log:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}",
+    "button:focus-visible,a:focus-visible,.log:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}",
+    "textarea:focus-visible{outline:2px solid #047857;outline-offset:0;border-color:#047857}",
     "svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}",
     ".panel{right:20px;bottom:84px;width:380px;height:min(620px,calc(100vh - 110px));display:flex;flex-direction:column;background:#fff;border-radius:14px;box-shadow:0 12px 40px rgba(0,0,0,.28);overflow:hidden}",
     "header{display:flex;align-items:flex-start;gap:8px;padding:14px 14px 12px 18px;background:#047857;color:#fff}",
@@ -483,8 +498,9 @@
     "blockquote p{margin:0 0 4px}",
     ".cite{font-size:11px;color:#047857;font-weight:700;margin-left:2px}",
     ".sources-title{margin:8px 0 2px!important;font-size:12px;font-weight:700;color:#5b6770;text-transform:uppercase;letter-spacing:.04em}",
-    ".sources{margin:0;padding-left:20px;font-size:13px}",
-    ".sources li{margin:2px 0}",
+    ".sources{margin:0;padding:0;list-style:none;font-size:13px}",
+    ".sources li{margin:3px 0;display:flex;gap:6px;align-items:baseline}",
+    ".sources .cite{margin:0;min-width:14px}",
     ".sources a{color:#047857}",
     ".rating{display:flex;align-items:center;gap:4px;margin-top:6px}",
     ".rate{border:1px solid #dfe5e2;background:#fff;color:#5b6770;border-radius:8px;padding:4px 6px;cursor:pointer;display:flex}",
