@@ -24,7 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     models = commands.add_parser("models", help="locate the embedder, convert the generator once")
     models.add_argument("--verify", action="store_true", help="also check every file's checksum")
-    commands.add_parser("chat", help="chat with the assistant in this terminal")
+    chat = commands.add_parser("chat", help="chat with the assistant in this terminal")
+    chat.add_argument("--product", help="ask as if from this product's page: its SKU or page URL")
     commands.add_parser("migrate", help="bring the transcript database to the latest schema")
     commands.add_parser(
         "hash-password", help="print the SHOPDESK_STAFF_PASSWORD_HASH of a password"
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
 
             from app.terminal import run_terminal_chat
 
-            return asyncio.run(run_terminal_chat(settings))
+            return asyncio.run(run_terminal_chat(settings, product=args.product))
         return _serve(settings, host=args.host, port=args.port)
     except (ShopdeskError, ValidationError) as exc:
         print(f"shopdesk: {exc}", file=sys.stderr)

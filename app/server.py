@@ -1,5 +1,5 @@
 """The HTTP service, assembled: the composition root built once in the app's lifespan, the body
-cap, the error handlers, the routers and the shopper page."""
+cap, the allowed shop sites, the error handlers, the routers, the widget and the shopper page."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from app.observability.log_masking import mask_personal_data_in_logs
 from app.settings import Settings
 from app.traffic.admission import TurnAdmission
 from app.traffic.body_limit import BodyLimit
-from app.web import staff, staff_sign_in
+from app.traffic.origins import ShopOrigins
+from app.web import staff, staff_sign_in, widget
 from app.web.shopper import CSS, build_shopper_page
 
 
@@ -41,12 +42,18 @@ def create_app(settings: Settings) -> FastAPI:
         max_bytes=settings.max_request_bytes,
         on_refused=lambda: count_refusal("body_too_large"),
     )
+    app.add_middleware(  # outermost: another site's request is refused before anything reads it
+        ShopOrigins,
+        allowed=settings.widget_origins,
+        on_refused=lambda: count_refusal("origin_not_allowed"),
+    )
     add_problem_handlers(app)
     app.include_router(chat_routes.router)
     app.include_router(search_routes.router)
     app.include_router(staff_sign_in.router)
     app.include_router(staff.router)
     app.include_router(ops_routes.router)
+    app.include_router(widget.router)
 
     def provider() -> tuple[ConversationService, TurnAdmission, str, str]:
         container = running_container(app)

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.errors import ConfigurationError
 from app.passwords import is_password_hash
@@ -191,6 +193,17 @@ class Settings(BaseSettings):
         ),
     )
 
+    # --- the widget on the shop's own pages ----------------------------------------------------
+    widget_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description=(
+            "Origins of the shop sites that may embed the assistant (`/widget.js` and the "
+            "`/api` it calls, or the page at `/` in a frame), as `https://shop.example` "
+            "(a JSON list or comma-separated); any other site's requests are refused. "
+            "Empty: only pages served by shopdesk itself."
+        ),
+    )
+
     # --- a chat turn ---------------------------------------------------------------------------
     shop_name: str = Field("Fernhill Outfitters", description="The shop the assistant speaks for.")
     top_k: int = Field(5, ge=1, le=20, description="Passages given to the generator per turn.")
@@ -370,6 +383,19 @@ class Settings(BaseSettings):
         256 * 1024, ge=1024, description="Largest request body accepted (413 beyond)."
     )
 
+    @field_validator("widget_origins", mode="before")
+    @classmethod
+    def _read_origins(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            return json.loads(text) if text.startswith("[") else text.replace(",", " ").split()
+        return value
+
+    @field_validator("widget_origins")
+    @classmethod
+    def _check_origins(cls, origins: list[str]) -> list[str]:
+        return [web_origin(origin) for origin in origins]
+
     @model_validator(mode="after")
     def _check_consistency(self) -> Settings:
         if self.chunk_overlap_tokens >= self.chunk_tokens // 2:
@@ -411,3 +437,23 @@ class Settings(BaseSettings):
     @property
     def embedding_cache_path(self) -> Path:
         return self.data_dir / "cache" / "embeddings.sqlite3"
+
+
+def web_origin(text: str) -> str:
+    """``scheme://host[:port]`` as a browser sends it in ``Origin``; anything else is refused."""
+    parts = urlsplit(text.strip())
+    if text.strip() == "*":
+        raise ConfigurationError(
+            "SHOPDESK_WIDGET_ORIGINS may not be '*': list the shop sites, e.g. https://shop.example"
+        )
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.username:
+        raise ConfigurationError(
+            f"SHOPDESK_WIDGET_ORIGINS: {text!r} is not an origin such as https://shop.example"
+        )
+    if parts.path.strip("/") or parts.query or parts.fragment:
+        raise ConfigurationError(
+            f"SHOPDESK_WIDGET_ORIGINS: {text!r} has a path; give only scheme://host[:port]"
+        )
+    netloc = parts.netloc.lower()
+    default_port = {"http": ":80", "https": ":443"}[parts.scheme]
+    return f"{parts.scheme}://{netloc.removesuffix(default_port)}"  # as browsers send it

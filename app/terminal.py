@@ -13,13 +13,15 @@ from app.errors import InvalidMessageError, ShopdeskError
 from app.settings import Settings
 
 
-async def run_terminal_chat(settings: Settings) -> int:
+async def run_terminal_chat(settings: Settings, *, product: str | None = None) -> int:
+    """Chat until an empty line or end of input; ``product`` is the page the shopper asks from."""
     os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
     logging.getLogger().setLevel(logging.WARNING)
     print("Starting shopdesk (the engine takes about half a minute on a CPU)...", file=sys.stderr)
     async with build_container(settings) as container:
         session_id = secrets.token_urlsafe(16)
-        print(f"{settings.shop_name} assistant. Ask away; an empty line or Ctrl-D quits.\n")
+        about = f" (asking about {product})" if product else ""
+        print(f"{settings.shop_name} assistant{about}. Ask away; an empty line or Ctrl-D quits.\n")
         while True:
             try:
                 line = input("you> ")
@@ -29,7 +31,7 @@ async def run_terminal_chat(settings: Settings) -> int:
                 return 0
             print("bot> ", end="", flush=True)
             try:
-                async for event in container.chat.turn(session_id, line):
+                async for event in container.chat.turn(session_id, line, product=product):
                     if isinstance(event, Delta):
                         print(event.text, end="", flush=True)
                     elif isinstance(event, Done):

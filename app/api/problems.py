@@ -55,6 +55,10 @@ _RETRY_AFTER = {
 
 PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": Problem, "description": "The body is not readable JSON (bad UTF-8, too deep)"},
+    403: {
+        "model": Problem,
+        "description": "Sent from a web page whose origin is not an allowed shop site",
+    },
     404: {
         "model": Problem,
         "description": "Unknown session (start one with POST /api/sessions), or no such answer",

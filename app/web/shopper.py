@@ -1,4 +1,5 @@
-"""The shopper's help widget (Gradio): streamed, sourced answers; ratings; a way to a person."""
+"""The shopper's help page (Gradio): streamed, sourced answers; ratings; a way to a person.
+Opened as `/?product=SKU` (or the product page's URL), its answers are about that product."""
 
 from __future__ import annotations
 
@@ -73,9 +74,14 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
         notice = gr.Markdown(elem_id="shopper-notice")
 
         async def respond(
-            message: str, history: list[dict[str, Any]], sid: str | None, ids: dict[int, int]
+            message: str,
+            history: list[dict[str, Any]],
+            sid: str | None,
+            ids: dict[int, int],
+            request: gr.Request | None = None,
         ) -> AsyncIterator[tuple[Any, ...]]:
             service, admission, secret, _ = provider()
+            product = _page_product(request)
             sid = sid or new_session_id(secret)
             history = [*history, {"role": "user", "content": message}]
             history.append({"role": "assistant", "content": ""})
@@ -83,7 +89,7 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
             text = ""
             try:
                 async with admission.slot():
-                    async for event in service.ask(sid, message):
+                    async for event in service.ask(sid, message, product=product):
                         if isinstance(event, Delta):
                             text += event.text
                             history[-1] = {"role": "assistant", "content": text}
@@ -144,6 +150,14 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
             restart, None, [chat, session, answers, box, notice], api_name="new_conversation"
         )
     return page
+
+
+def _page_product(request: gr.Request | None) -> str | None:
+    """The product the page was opened for (`/?product=FH-TNT-7020`, or its page URL), if any."""
+    if request is None:
+        return None
+    product = dict(request.query_params).get("product", "").strip()
+    return product[:2000] or None
 
 
 def _with_sources(event: Recorded) -> str:

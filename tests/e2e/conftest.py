@@ -25,6 +25,7 @@ class LiveServer:
     data_dir: Path
     first_readiness: httpx.Response
     log: Path
+    shop_origin: str  # the one shop site allowed to embed the widget (tests/e2e/test_widget.py)
 
 
 @pytest.fixture(scope="session")
@@ -35,6 +36,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> Iter
 
     data_dir = tmp_path_factory.mktemp("live-data")
     port = free_port()
+    shop_origin = f"http://127.0.0.1:{free_port()}"
     log = data_dir / "server.log"
     env = {
         **os.environ,
@@ -42,6 +44,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> Iter
         "SHOPDESK_KNOWLEDGE_DIR": str(KNOWLEDGE),
         "SHOPDESK_INDEX_POLL_SECONDS": "0",
         "SHOPDESK_EMBED_DEVICE": "cpu",
+        "SHOPDESK_WIDGET_ORIGINS": shop_origin,
         "VLLM_LOGGING_LEVEL": "WARNING",
     }
     command = [sys.executable, "-m", "app", "serve", "--port", str(port)]
@@ -53,7 +56,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> Iter
             Settings(knowledge_dir=KNOWLEDGE, data_dir=data_dir, embed_device="cpu"), embedder
         )
         wait_ready(server, f"{url}/readyz", log, timeout_s=SERVER_START_S)
-        yield LiveServer(url, data_dir, first, log)
+        yield LiveServer(url, data_dir, first, log, shop_origin)
 
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
