@@ -34,6 +34,7 @@ _NOT_STATEMENTS = ("Question:", "Category:", "SKU:")
 # the record's "Price (GBP): 39" line answers.
 _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "cost": "price",
+    "much": "price",
     "costs": "price",
     "cheap": "price",
     "expensive": "price",
