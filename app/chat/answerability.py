@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.chat.evidence import FIELD_NAMES, Selection, plain_words, stem, stems
+from app.chat.evidence import FIELD_NAMES, HOW_MUCH, Selection, plain_words, stem, stems
 from app.chat.products import PRODUCT_CODE, name_words
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
@@ -91,7 +91,10 @@ def coverage(question: str, selection: Selection, vocabulary: Vocabulary) -> flo
     product = selection.product or ""
     named = {w[:5] for w in name_words(product)} | stems(product)
     total = held = 0.0
-    for word in dict.fromkeys(plain_words(PRODUCT_CODE.sub(" ", question))):
+    asked = PRODUCT_CODE.sub(" ", question)
+    if HOW_MUCH.search(asked):  # "how much is it?": the price, which "much" cannot hold
+        named.add("much")
+    for word in dict.fromkeys(plain_words(asked)):
         own = vocabulary.spelled(stem(word))
         if own in named or (len(word) < 4 and not vocabulary.knows(own)):
             continue  # the product's name; chat shorthand the pages never use ("u", "ffs", "mum")

@@ -34,7 +34,6 @@ _NOT_STATEMENTS = ("Question:", "Category:", "SKU:")
 # the record's "Price (GBP): 39" line answers.
 _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "cost": "price",
-    "much": "price",
     "costs": "price",
     "cheap": "price",
     "expensive": "price",
@@ -181,10 +180,17 @@ def _asks(asked: frozenset[str], passage: Passage) -> float:
     return len(asked & stems(passage.title)) / len(asked)
 
 
+# "How much is it?" asks for the price ("how much does it weigh?" does not).
+HOW_MUCH = re.compile(
+    r"\bhow\s+much\s+(?:is|are|was|were|for|would|will|to|do|does)\b(?!.*\bweigh)", re.I
+)
+
+
 def asked_stems(question: str) -> frozenset[str]:
     """The question's word stems, with a shopper's name for a record field mapped to it."""
     words = plain_words(question)
-    return frozenset({stem(w) for w in words} | {f for w in words for f in FIELD_NAMES.get(w, ())})
+    asked = {stem(w) for w in words} | {f for w in words for f in FIELD_NAMES.get(w, ())}
+    return frozenset(asked | ({stem("price")} if HOW_MUCH.search(question) else set()))
 
 
 def stems(text: str) -> frozenset[str]:
