@@ -116,6 +116,7 @@ class Message(Base):
     model_text: Mapped[str | None] = mapped_column(Text)  # what later prompts may see
     answer_policy: Mapped[str | None] = mapped_column(String(40))  # generative, verified, ...
     answer_parts: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    declined: Mapped[str | None] = mapped_column(String(40))  # floor, no_match, partial, ...
     check_ms: Mapped[float | None] = mapped_column(Float)  # the answer checks' cost; NULL: none
 
     conversation: Mapped[Conversation] = relationship(back_populates="messages")
