@@ -18,7 +18,7 @@ from app.observability.log_masking import mask_personal_data_in_logs
 from app.settings import Settings
 from app.traffic.admission import TurnAdmission
 from app.traffic.body_limit import BodyLimit
-from app.web import staff, staff_sign_in
+from app.web import staff, staff_gaps, staff_sign_in
 from app.web.shopper import CSS, build_shopper_page
 
 
@@ -46,6 +46,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(search_routes.router)
     app.include_router(staff_sign_in.router)
     app.include_router(staff.router)
+    app.include_router(staff_gaps.router)
     app.include_router(ops_routes.router)
 
     def provider() -> tuple[ConversationService, TurnAdmission, str, str]:

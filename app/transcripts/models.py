@@ -18,6 +18,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -168,6 +169,19 @@ class Escalation(Base):
     )
     reason: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class QuestionVector(Base):
+    """A message's question embedded by one embedder model (float16, L2-normalised): the
+    knowledge-gaps page's cache, so that regrouping embeds only questions asked since."""
+
+    __tablename__ = "question_vector"
+
+    message_id: Mapped[int] = mapped_column(
+        ForeignKey("message.id", ondelete="CASCADE"), primary_key=True
+    )
+    model_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class StaffNote(Base):
