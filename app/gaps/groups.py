@@ -10,7 +10,6 @@ from datetime import datetime
 import numpy as np
 
 from app.gaps.clustering import by_centrality
-from app.transcripts.gaps import GapWindow
 from app.transcripts.records import GAP_REASONS, GapQuestion
 
 EXAMPLES = 5
@@ -53,7 +52,6 @@ class GapGroup:
 class GapReport:
     """The groups of one window, largest first, and what computing them took."""
 
-    window: GapWindow
     groups: tuple[GapGroup, ...]
     embedded: int  # questions embedded for this report (the rest were cached)
     computed_at: datetime

@@ -65,7 +65,6 @@ class KnowledgeGaps:
         vectors, embedded = self._vectors(window, questions)
         labels = group_vectors(vectors, distance=self._distance)
         report = GapReport(
-            window=window,
             groups=build_groups(questions, vectors, labels),
             embedded=embedded,
             computed_at=datetime.now(UTC),

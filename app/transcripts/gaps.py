@@ -93,16 +93,17 @@ def gap_questions(*, session: Session, window: GapWindow) -> list[GapQuestion]:
         Message.declined,
         *(reasons[name].label(name) for name in GAP_REASONS),
     ).order_by(Message.id)
+    rows = session.execute(stmt)
     questions = [
         GapQuestion(
-            message_id=row.id,
-            conversation_id=row.conversation_id,
-            question=row.question,
-            asked_at=row.created_at,
-            reasons=tuple(name for name in GAP_REASONS if getattr(row, name)),
-            declined=row.declined,
+            message_id=message_id,
+            conversation_id=conversation_id,
+            question=question,
+            asked_at=asked_at,
+            reasons=tuple(name for name, on in zip(GAP_REASONS, flags, strict=True) if on),
+            declined=declined,
         )
-        for row in session.execute(stmt)
+        for message_id, conversation_id, question, asked_at, declined, *flags in rows
     ]
     session.rollback()
     return questions

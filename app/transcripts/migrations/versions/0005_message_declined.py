@@ -3,7 +3,7 @@ for an answered turn and for turns stored before it was kept): the knowledge-gap
 
 Revision ID: 0005
 Revises: 0004
-Create Date: 2026-12-20 00:00:00
+Create Date: 2026-12-01 00:00:00
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ model, so that grouping them again embeds only the questions asked since.
 
 Revision ID: 0006
 Revises: 0005
-Create Date: 2026-12-20 00:00:01
+Create Date: 2026-12-01 00:00:01
 """
 
 from __future__ import annotations
