@@ -16,6 +16,7 @@ from app.chat.service import ChatOptions, ChatService
 from app.embedding.factory import build_embedder
 from app.engine.supervisor import SupervisedEngine, supervised_engine
 from app.errors import ConfigurationError, IndexNotPublishedError
+from app.gaps.service import KnowledgeGaps
 from app.modelstore import resolve_generator
 from app.observability.faults import FaultReadings
 from app.observability.metrics import ChatMetrics
@@ -46,6 +47,7 @@ class Container:
     engine: SupervisedEngine
     chat: ChatService
     transcript_review: TranscriptReview  # the staff pages' reads and notes
+    gaps: KnowledgeGaps  # the staff's knowledge-gaps page
     conversations: ConversationService
     metrics: ChatMetrics
     guards: Guards
@@ -143,6 +145,7 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
             engine=engine,
             chat=chat,
             transcript_review=TranscriptReview(transcripts.sessions),
+            gaps=KnowledgeGaps(transcripts.sessions, embedder, floor=settings.min_groundedness),
             conversations=conversations,
             metrics=metrics,
             guards=build_guards(settings, metrics),

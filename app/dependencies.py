@@ -10,6 +10,7 @@ from starlette.applications import Starlette
 
 from app.chat.conversations import ConversationService
 from app.container import Container
+from app.gaps.service import KnowledgeGaps
 from app.observability.metrics import ChatMetrics
 from app.retrieval.passage_search import PassageSearch
 from app.settings import Settings
@@ -56,12 +57,18 @@ async def transcript_review_of(container: ContainerDep) -> TranscriptReview:
     return container.transcript_review
 
 
+async def knowledge_gaps_of(container: ContainerDep) -> KnowledgeGaps:
+    """The knowledge-gaps reports of the staff pages."""
+    return container.gaps
+
+
 SettingsDep = Annotated[Settings, Depends(settings_of)]
 ConversationsDep = Annotated[ConversationService, Depends(conversations_of)]
 PassageSearchDep = Annotated[PassageSearch, Depends(passage_search_of)]
 GuardsDep = Annotated[Guards, Depends(guards_of)]
 MetricsDep = Annotated[ChatMetrics, Depends(metrics_of)]
 TranscriptReviewDep = Annotated[TranscriptReview, Depends(transcript_review_of)]
+KnowledgeGapsDep = Annotated[KnowledgeGaps, Depends(knowledge_gaps_of)]
 
 
 async def client_address_of(request: Request, guards: GuardsDep) -> str:

@@ -19,7 +19,7 @@ from app.settings import Settings
 from app.traffic.admission import TurnAdmission
 from app.traffic.body_limit import BodyLimit
 from app.traffic.origins import ShopOrigins
-from app.web import staff, staff_sign_in, widget
+from app.web import staff, staff_gaps, staff_sign_in, widget
 from app.web.shopper import CSS, build_shopper_page
 
 
@@ -52,6 +52,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(search_routes.router)
     app.include_router(staff_sign_in.router)
     app.include_router(staff.router)
+    app.include_router(staff_gaps.router)
     app.include_router(ops_routes.router)
     app.include_router(widget.router)
 

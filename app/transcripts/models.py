@@ -18,6 +18,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -116,6 +117,7 @@ class Message(Base):
     model_text: Mapped[str | None] = mapped_column(Text)  # what later prompts may see
     answer_policy: Mapped[str | None] = mapped_column(String(40))  # generative, verified, ...
     answer_parts: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    declined: Mapped[str | None] = mapped_column(String(40))  # floor, no_match, partial, ...
     check_ms: Mapped[float | None] = mapped_column(Float)  # the answer checks' cost; NULL: none
 
     conversation: Mapped[Conversation] = relationship(back_populates="messages")
@@ -167,6 +169,19 @@ class Escalation(Base):
     )
     reason: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class QuestionVector(Base):
+    """A message's question embedded by one embedder model (float16, L2-normalised): the
+    knowledge-gaps page's cache, so that regrouping embeds only questions asked since."""
+
+    __tablename__ = "question_vector"
+
+    message_id: Mapped[int] = mapped_column(
+        ForeignKey("message.id", ondelete="CASCADE"), primary_key=True
+    )
+    model_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class StaffNote(Base):

@@ -1,9 +1,10 @@
 """An answer's parts as the message table and the outbox hold them: plain JSON, masked.
 
-The message table keeps the model's own words and the answer policy in columns of their own
-and the rest (quoted lines, the service's note, the dropped sentences, whether the answer was
-composed) in one JSON column. All three are NULL for a turn without parts (one stored before
-answers had parts). Why an answer was declined is shown to the shopper, not kept.
+The message table keeps the model's own words, the answer policy and why the pages did not
+hold the answer (the decline reason, NULL when they did) in columns of their own and the rest
+(quoted lines, the service's note, the dropped sentences, whether the answer was composed) in
+one JSON column. All are NULL for a turn without parts (one stored before answers had parts);
+the decline reason is NULL too for turns stored before it was kept (migration 0005).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def parts_from_json(data: Mapping[str, Any], *, model_text: str, policy: str) ->
         ),
         policy=policy,
         composed=bool(data.get("composed", False)),
-        declined=data.get("declined"),  # kept by the outbox, not by the message table
+        declined=data.get("declined"),
     )
 
 
@@ -67,6 +68,7 @@ def parts_columns(parts: AnswerParts | None) -> dict[str, Any]:
         "model_text": known.model_text,
         "answer_policy": known.policy,
         "answer_parts": parts_json(known),
+        "declined": known.declined,
     }
 
 
@@ -75,7 +77,7 @@ def stored_parts(message: Message) -> AnswerParts | None:
     if message.answer_parts is None:
         return None
     return parts_from_json(
-        message.answer_parts,
+        {**message.answer_parts, "declined": message.declined},
         model_text=message.model_text or "",
         policy=message.answer_policy or AnswerParts.policy,
     )

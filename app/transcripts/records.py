@@ -71,3 +71,21 @@ class ConversationDetail:
     messages: tuple[StoredTurn, ...]
     escalations: tuple[EscalationRecord, ...]
     notes: tuple[NoteRecord, ...]
+
+
+# Why a question counts as a knowledge gap, in the order the pages show them.
+GAP_REASONS = ("declined", "low_groundedness", "thumbs_down", "handoff")
+
+
+@dataclass(frozen=True)
+class GapQuestion:
+    """A shopper's question that got no good answer: declined, answered with low groundedness,
+    rated thumbs down, or the last one asked before a hand-off to a person (``reasons``, in
+    ``GAP_REASONS`` order; ``declined``: the recorded decline reason, if any)."""
+
+    message_id: int
+    conversation_id: int
+    question: str
+    asked_at: datetime
+    reasons: tuple[str, ...]
+    declined: str | None

@@ -1,4 +1,5 @@
-"""The staff list's filter: query parameters in, a transcript filter and readable errors out."""
+"""The staff pages' filters: query parameters in, a transcript filter (the list) or a time window
+(the knowledge gaps) and readable errors out."""
 
 from __future__ import annotations
 
@@ -86,3 +87,29 @@ def _flag(text: str | None, name: str, errors: list[str]) -> bool:
         return True
     errors.append(f"“{name}” is a checkbox: on or off, not “{text[:20]}”.")
     return False
+
+
+@dataclass(frozen=True)
+class GapQuery:
+    """The knowledge-gaps page's window as typed (for the form and links) and as parsed."""
+
+    raw: dict[str, str]
+    since: datetime | None
+    until: datetime | None  # exclusive: the day after "To"
+    errors: tuple[str, ...]
+
+    def link(self, path: str) -> str:
+        return f"{path}?{urlencode(self.raw)}" if self.raw else path
+
+
+def parse_gap_query(params: Mapping[str, str]) -> GapQuery:
+    """Read the gaps page's "From" and "To" days (UTC, both inclusive) from query parameters."""
+    raw = {k: params.get(k, "").strip() for k in ("since", "until")}
+    raw = {k: v for k, v in raw.items() if v}
+    errors: list[str] = []
+    since = _day(raw.get("since"), "From", errors)
+    until = _day(raw.get("until"), "To", errors)
+    if since and until and until < since:
+        errors.append("“To” is before “From”.")
+    end = until + timedelta(days=1) if until and until.year < 9999 else None
+    return GapQuery(raw, since, end, tuple(errors))

@@ -615,7 +615,6 @@ def test_a_turn_reads_back_field_for_field_but_what_the_transcript_does_not_keep
     assert stored == replace(
         original,
         passages=kept,  # section and snippet: the index version holds them
-        parts=PARTS,  # why it was declined is shown to the shopper only
         blocked=None,  # counted by the metrics only
     )
     detail = get_conversation(session=session, conversation_id=1)

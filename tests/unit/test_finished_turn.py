@@ -77,7 +77,7 @@ def test_the_stored_columns_are_the_records_fields_by_name() -> None:
     """Every message column but the keys and the parts' own is a field of the record, and every
     stored field has its column: a field added to one and not the other fails here."""
     columns = set(Message.__table__.columns.keys())
-    parts_columns = {"model_text", "answer_policy", "answer_parts"}
+    parts_columns = {"model_text", "answer_policy", "answer_parts", "declined"}
     assert set(MESSAGE_COLUMNS) == columns - {"id", "conversation_id"} - parts_columns
     assert set(PASSAGE_COLUMNS) == set(RetrievedPassage.__table__.columns.keys()) - {
         "id",

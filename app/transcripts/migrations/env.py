@@ -31,6 +31,12 @@ def run_online() -> None:
     engine = make_engine(url)
     try:
         with engine.connect() as connection:
+            if connection.dialect.name == "sqlite":
+                # Batch mode copies a table and drops the old one; with foreign keys enforced,
+                # that drop would cascade to the rows that refer to it (a message's ratings and
+                # passages). Off for the migration only (a no-op inside a transaction).
+                connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                connection.commit()
             context.configure(
                 connection=connection,
                 target_metadata=target_metadata,
