@@ -180,6 +180,7 @@ def _planted_from(sentence: str, context: str, own_hosts: frozenset[str]) -> int
     response.") starts at a capitalised word, so only that tail is taken out.
     """
     starts = [0, *(m.start() for m in _CAPITAL.finditer(sentence))]
+    asked = _QA_LABEL.match(sentence) is not None  # a Q&A passage's question, in any case
     for start in starts:
         tail = sentence[start:]
         addressed = _ADDRESSED.search(tail) or _OVERRIDE.search(tail) or _FORMAT_TRICK.search(tail)
@@ -187,7 +188,7 @@ def _planted_from(sentence: str, context: str, own_hosts: frozenset[str]) -> int
             return max(s for s in starts if s <= start + addressed.start())
         if _pushes_foreign_link(tail, own_hosts):
             return start
-        if not _QA_LABEL.match(tail) and _stray_request(tail, f"{context} {sentence[:start]}"):
+        if not asked and _stray_request(tail, f"{context} {sentence[:start]}"):
             return start
     return None
 
