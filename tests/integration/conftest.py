@@ -29,6 +29,9 @@ def chat_settings(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> An
         embed_device="cpu",
         index_poll_seconds=0.0,
         vllm_max_num_seqs=8,
+        # Tests judge answers, never speed: on a slow or busy machine, 16 conversations at once
+        # must not turn into abandoned requests (the timeout itself is tested with fakes).
+        generation_timeout_s=900.0,
     )
     run_ingest(settings, embedder)
     return settings
