@@ -189,11 +189,12 @@ def test_index_swap_during_traffic_drops_no_turn(
     assert outcomes[-1].index_version == after
 
 
-def redis_chat(stack: Any, prefix: str) -> tuple[ChatService, RedisSessionStore]:
+def redis_chat(stack: Any, prefix: str) -> tuple[ChatService, RedisSessionStore, TurnVectorCache]:
     store = RedisSessionStore(aioredis.from_url(REDIS_URL), ttl_s=600, prefix=prefix)
+    vectors = TurnVectorCache(store, capacity=100)
     chat = ChatService(
         store=store,
-        turn_vectors=TurnVectorCache(store, capacity=100),
+        turn_vectors=vectors,
         encoder=stack.encoder,
         retriever=stack.chat._retriever,
         engine=stack.engine,
@@ -201,7 +202,7 @@ def redis_chat(stack: Any, prefix: str) -> tuple[ChatService, RedisSessionStore]
         options=stack.chat._options,
         line_vectors=stack.chat._lines,
     )
-    return chat, store
+    return chat, store, vectors
 
 
 def test_redis_sessions_survive_a_restart_and_two_tabs_lose_nothing(
@@ -209,15 +210,15 @@ def test_redis_sessions_survive_a_restart_and_two_tabs_lose_nothing(
 ) -> None:
     prefix = f"shopdesk-test-{secrets.token_hex(4)}:"
     session = new_session()
-    first_app, first_store = redis_chat(stack, prefix)
+    first_app, first_store, _ = redis_chat(stack, prefix)
     ask(portal, first_app, session, "Tell me about the Stormhollow 2 tent")
     portal.call(first_store.close)
 
     # a new app process: new store, new vector cache, nothing in memory
-    second_app, second_store = redis_chat(stack, prefix)
+    second_app, second_store, second_vectors = redis_chat(stack, prefix)
     follow_up, _ = ask(portal, second_app, session, "how heavy is it?")
     assert any("Stormhollow 2" in p.passage.title for p in follow_up.passages)
-    assert second_app._vectors.stats.spilled_reads >= 1
+    assert second_vectors.stats.spilled_reads >= 1
 
     async def two_tabs() -> None:
         async def tab(q: str) -> None:
@@ -267,7 +268,7 @@ def test_evidence_that_misses_the_questions_point_is_hedged_without_the_model(
     # with the hedge off, the same evidence goes to the model as usual
     unhedged = ChatService(
         store=stack.chat._store,
-        turn_vectors=stack.chat._vectors,
+        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
         encoder=stack.encoder,
         retriever=stack.chat._retriever,
         engine=stack.engine,
