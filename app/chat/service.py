@@ -139,7 +139,7 @@ class ChatService:
             if retrieval.passages:
                 shown: list[str] = []
                 try:
-                    async for text in self._answer(outcome, turns, question, vector, focus):
+                    async for text in self._answer(outcome, turns, question, vector, focus, facts):
                         shown.append(text)
                         yield Delta(text)
                 except EngineUnavailableError as exc:  # timed out, or the engine died
@@ -206,12 +206,12 @@ class ChatService:
         question: str,
         vector: np.ndarray,
         focus: Focus | None,
+        facts: PageFacts,
     ) -> AsyncIterator[str]:
         """Choose the shop's lines that answer; decline, compose or generate-and-check."""
         earlier = [t for t in turns if (t.shown or t.answer) not in self._withheld]
         prompt = self._prompt(outcome, earlier, question)
         mark = time.perf_counter()
-        facts = await self._facts()
         selection = await self._select(question, vector, turns, prompt.passages, focus)
         outcome.product = _product_of(selection, prompt.passages, facts.catalog) or outcome.product
         verdict = judge(
