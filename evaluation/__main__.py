@@ -55,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     parser.add_argument("--limit", type=int, default=0, help="only the first N shop questions")
     parser.add_argument(
-        "--part", choices=("all", "tuning", "report"), default="all",
+        "--part", choices=("all", "tuning", "report", "fresh"), default="all",
         help="answer only this part of the labelled questions (tuning: for development)",
     )  # fmt: skip
     parser.add_argument(
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.answers:
             results["answers"] = asyncio.run(_answers(shop, answer_cases))
     guidelines = eval_data / "abcd" / "guidelines.json"
-    if args.answers and guidelines.exists() and args.part != "tuning":
+    if args.answers and guidelines.exists() and args.part in ("all", "report"):
         with tempfile.TemporaryDirectory() as scratch:
             abcd = settings.model_copy(
                 update={"data_dir": Path(scratch) / "data", "knowledge_dir": Path(scratch) / "kb"}
@@ -203,7 +203,7 @@ async def _answers(settings: Settings, cases: list[datasets.Case]) -> dict[str, 
     return {part: summarise(found) for part, found in parts.items() if found}
 
 
-PARTS = ("report", "tuning")
+PARTS = ("report", "fresh", "tuning")
 
 
 COLUMNS = ("cases", "hit@1", "hit@5", "recall@5", "recall@10", "mrr", "ndcg@10")

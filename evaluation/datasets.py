@@ -14,6 +14,9 @@ DATA = Path(__file__).with_name("data")
 SHOP_QUESTIONS = DATA / "shop_questions.jsonl"
 # Written after the answer checks existed, by someone who had not read them: report part only.
 REPORT_QUESTIONS = DATA / "report_questions.jsonl"
+# Written after the product-listing checks (a field the record does not list, a model the shop
+# does not sell) existed, by someone who read only the knowledge base: the fresh part.
+FRESH_QUESTIONS = DATA / "fresh_questions.jsonl"
 # Questions on the ABCD agent guidelines, a knowledge base the checks were not written for.
 ABCD_QUESTIONS = DATA / "abcd_questions.jsonl"
 EVAL_DATA_ENV = "SHOPDESK_EVAL_DATA"
@@ -34,7 +37,8 @@ class Case:
     relevant: frozenset[str]  # document ids
     key_facts: tuple[str, ...] = ()
     answerable: bool = True
-    part: str = "tuning"  # "tuning": rules and thresholds may be fitted on it; "report": never
+    # "tuning": rules and thresholds may be fitted on it; "report" and "fresh": never
+    part: str = "tuning"
     polarity: str | None = None  # "yes" / "no": the right answer to a yes/no question
     product: str = ""  # the product the question is about, where the set says (HetPQA's ASIN)
 
@@ -62,8 +66,13 @@ def shop_cases(path: Path = SHOP_QUESTIONS, *, part: str = "report") -> list[Cas
 
 
 def answer_cases() -> list[Case]:
-    """Every labelled question on the sample shop: the split set and the later report questions."""
-    return shop_cases() + shop_cases(REPORT_QUESTIONS, part="report")
+    """Every labelled question on the sample shop: the split set, the later report questions and
+    the fresh ones."""
+    return (
+        shop_cases()
+        + shop_cases(REPORT_QUESTIONS, part="report")
+        + shop_cases(FRESH_QUESTIONS, part="fresh")
+    )
 
 
 def hetpqa(path: Path) -> tuple[list[Passage], list[Case]]:

@@ -6,8 +6,13 @@ mentions. The chosen evidence is judged against the question's specifics instead
 
 - a product code the question gives must belong to a passage of the turn;
 - a size the question asks about must be the size the evidence line states, when it states one;
+- a product line the question names must be sold in the model it names (the shop sells the
+  Stormhollow 2 and 3, the shopper asks about the Stormhollow 1);
 - a name the question gives (a place, a scheme, a brand: a capitalised word that is not the
   question's first) must appear in the shop's pages;
+- a field the question asks about, of a kind the shop lists for other products ("how far does
+  the beam reach?"), must be in the record of the product asked about, or in the chosen lines
+  (a policy page may answer it);
 - and the evidence must hold the question's own words (besides the product name and chat
   shorthand the pages never use; a misspelt word as the pages spell it), weighed by how
   rare each is in the shop's pages: "Can I hire a tent?" is not answered by a line about
@@ -21,8 +26,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.chat.catalog import Catalog, Product
 from app.chat.evidence import FIELD_NAMES, HOW_MUCH, Selection, plain_words, stem, stems
-from app.chat.products import PRODUCT_CODE, name_words
+from app.chat.products import GENERIC, PRODUCT_CODE, name_words
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
 
@@ -51,8 +57,11 @@ MIN_COVERAGE = 0.3
 @dataclass(frozen=True)
 class Verdict:
     answerable: bool
-    reason: str | None = None  # why not: "unknown_code", "other_size", "unknown_name", "no_match"
+    # why not: "unknown_code", "unknown_product", "other_size", "unknown_name", "not_listed",
+    # "no_match"
+    reason: str | None = None
     partial: bool = False  # answerable, but the lines may not hold exactly what was asked
+    missing: str = ""  # what was not found: the product model, or the field's word
 
 
 def judge(
@@ -61,15 +70,21 @@ def judge(
     passages: Sequence[ScoredPassage],
     vocabulary: Vocabulary,
     *,
+    catalog: Catalog | None = None,
+    product: Product | None = None,
     min_coverage: float = MIN_COVERAGE,
 ) -> Verdict:
-    """Whether ``selection`` (chosen from ``passages``) answers ``question`` as asked."""
+    """Whether ``selection`` (chosen from ``passages``) answers ``question`` as asked;
+    ``product`` is the product the turn is about, when one is known."""
     if not selection.lines:
         return Verdict(False, "no_match")
     everything = " ".join(f"{h.passage.title} {h.passage.text}" for h in passages).lower()
     for code in PRODUCT_CODE.findall(question):
         if code.lower() not in everything:
             return Verdict(False, "unknown_code")
+    model = catalog.unknown_model(question) if catalog is not None else None
+    if model:
+        return Verdict(False, "unknown_product", missing=model)
     asked = _asked_sizes(question)
     if asked:
         stated = {s for line in selection.lines for s in _stated_sizes(line.text)}
@@ -80,6 +95,15 @@ def judge(
     for name in _names(plain):  # a name the shop's pages mention anywhere is no unknown
         if not all(w in known or vocabulary.knows(stem(w)) for w in _WORD.findall(name.lower())):
             return Verdict(False, "unknown_name")
+    if (
+        catalog is not None
+        and product is not None
+        and _about_a_field(question, product, selection, passages)
+    ):
+        fields = sorted(_asked_of(question, product) - _not_records(passages))
+        unlisted = catalog.unlisted(product, fields)
+        if unlisted:
+            return Verdict(False, "not_listed", missing=unlisted[0])
     if coverage(question, selection, vocabulary) < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
@@ -103,6 +127,41 @@ def coverage(question: str, selection: Selection, vocabulary: Vocabulary) -> flo
         if own in selection.held_words or set(FIELD_NAMES.get(word, ())) & selection.held_words:
             held += weight
     return held / total if total else 1.0
+
+
+_GENERIC = frozenset(stem(w) for w in GENERIC)
+
+
+def _asked_of(question: str, product: Product) -> frozenset[str]:
+    """The question's own word stems, not the product's name nor its category."""
+    plain = PRODUCT_CODE.sub(" ", question)
+    return frozenset(stem(w) for w in plain_words(plain)) - stems(product.title) - _GENERIC
+
+
+def _about_a_field(
+    question: str, product: Product, selection: Selection, passages: Sequence[ScoredPassage]
+) -> bool:
+    """Whether the question asks for a product's detail that the chosen lines do not give: the
+    best line is a record's (a warranty or care question answered from a policy page is not
+    judged by the records), and not a line of the product's own record that holds words of the
+    question ("still covered for spare parts?" answered by its "Spare parts ..." line)."""
+    best = selection.lines[0]
+    passage = passages[best.number - 1].passage
+    if passage.kind != "product":
+        return False
+    if passage.document_id != product.document_id:
+        return True
+    return not _asked_of(question, product) & stems(best.text)
+
+
+def _not_records(passages: Sequence[ScoredPassage]) -> frozenset[str]:
+    """The word stems of the turn's pages that are no product's record: a policy or an FAQ may
+    answer what a record does not list ("is a failed zip covered?": the warranty page)."""
+    held: set[str] = set()
+    for hit in passages:
+        if hit.passage.kind != "product":
+            held |= stems(f"{hit.passage.title} {hit.passage.text}")
+    return frozenset(held)
 
 
 def _asked_sizes(question: str) -> set[str]:

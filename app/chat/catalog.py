@@ -5,21 +5,34 @@ shopper names one in words ("the Stormhollow 3") or by code; a follow-up ("how l
 last?") is about the product the last answer was about. Each of these is looked up here, in
 the records the ingestion job indexed (their document id ends in the record's identifier,
 their URL is the product page).
+
+The catalog also knows what the records list: the words of each record, and the fields the
+shop gives for its products ("Beam distance", "Hydrostatic head"), so a question about a field
+other records list and this product's does not can be told apart from one its record answers;
+and the model numbers of each product line, so "the Stormhollow 1" is known not to be sold.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
+import re
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from urllib.parse import urlsplit
 
+from app.chat.evidence import field_label, stems, units
 from app.chat.products import name_words, named_titles, tokens
 from app.index.passage import Passage
+from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import identifiers
 
 logger = logging.getLogger(__name__)
+
+_NUMBERED = re.compile(r"\d")
+# A field is one the shop lists for its products when this many records give it.
+_LISTED_BY = 2
 
 
 @dataclass(frozen=True)
@@ -41,6 +54,7 @@ class Focus:
 
 class Catalog:
     def __init__(self, passages: Iterable[Passage]) -> None:
+        passages = list(passages)
         self._documents: dict[str, Product] = {}
         self._keys: dict[str, Product] = {}
         self._titles_by_word: dict[str, list[str]] = defaultdict(list)
@@ -57,6 +71,16 @@ class Catalog:
                     self._keys.setdefault(key, product)
             for word in name_words(product.title):
                 self._titles_by_word[word].append(product.title)
+        self._words: dict[str, set[str]] = defaultdict(set)  # document id → its records' stems
+        fields: dict[str, set[str]] = defaultdict(set)  # document id → its field names' stems
+        for passage in passages:
+            if passage.kind != "product":
+                continue
+            self._words[passage.document_id] |= stems(f"{passage.title} {passage.text}")
+            for unit in units([ScoredPassage(passage, 0.0)]):
+                fields[passage.document_id] |= field_label(unit.text)
+        # a field name's stem → how many products list a field named with it
+        self._fields = Counter(word for names in fields.values() for word in names)
 
     def __len__(self) -> int:
         return len(self._documents)
@@ -88,6 +112,29 @@ class Catalog:
         titles = [t for word in said for t in self._titles_by_word.get(word, ())]
         named = named_titles(text, titles)
         return self._by_title[named[0]] if len(named) == 1 else None
+
+    def unlisted(self, product: Product, asked: Iterable[str]) -> list[str]:
+        """The ``asked`` word stems that name fields the shop lists for other products ("beam"
+        of "Beam distance"), when ``product``'s record holds none of them; [] otherwise."""
+        fields = [w for w in asked if self._fields[w] >= _LISTED_BY]
+        own = self._words.get(product.document_id, set())
+        return [] if any(w in own for w in fields) else fields
+
+    def unknown_model(self, text: str) -> str | None:
+        """A product line named with a model number the shop does not sell ("Stormhollow 1"
+        when it sells the Stormhollow 2 and 3), as ``text`` gives it; None otherwise."""
+        said = tokens(text)
+        for word, number in pairwise(said):
+            if _NUMBERED.search(word) or not _NUMBERED.search(number):
+                continue
+            models = {
+                w for t in self._titles_by_word.get(word, ()) for w in name_words(t)
+                if _NUMBERED.search(w)
+            }  # fmt: skip
+            if models and number not in models:
+                found = re.search(rf"\b{re.escape(word)}\W+{re.escape(number)}\b", text, re.I)
+                return found.group(0) if found else f"{word} {number}"
+        return None
 
     def focus(
         self, question: str, *, given: str | None = None, earlier: Sequence[str | None] = ()

@@ -23,6 +23,10 @@ DECLINES = {
     "I'd rather not guess.",
     "unknown_code": "I'm sorry, I couldn't find that product code in the {shop} catalogue, so I'd "
     "rather not guess.",
+    "unknown_product": "I'm sorry, I couldn't find the {missing} in the {shop} catalogue, so I'd "
+    "rather not guess.",
+    "not_listed": "I'm sorry, our product page for the {product} doesn't give that, so I'd rather "
+    "not guess.",
 }
 OFFER = " Would you like me to put you in touch with a member of our support team?"
 PARTIAL = (
@@ -31,9 +35,11 @@ PARTIAL = (
 )
 
 
-def decline(reason: str, *, shop: str) -> str:
-    """The honest answer when the shop's pages do not hold what was asked, with a person offered."""
-    return DECLINES.get(reason, DECLINES["floor"]).format(shop=shop) + OFFER
+def decline(reason: str, *, shop: str, product: str = "", missing: str = "") -> str:
+    """The honest answer when the shop's pages do not hold what was asked, with a person offered;
+    ``product`` is the product asked about, ``missing`` what was not found (a model's name)."""
+    template = DECLINES.get(reason, DECLINES["floor"])
+    return template.format(shop=shop, product=product, missing=missing) + OFFER
 
 
 def composed_pieces(

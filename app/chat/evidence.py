@@ -131,7 +131,7 @@ def select_evidence(
         named = stems(f"{unit.passage.passage.title} {unit.passage.passage.section}")
         held = frozenset((asked - named) & stems(unit.text))
         score = cosine + WORD_WEIGHT * len(held) - RANK_PENALTY * unit.number
-        label = _label(unit.text)
+        label = field_label(unit.text)
         if asks[unit.passage.passage.id] >= FAQ_MATCH and openings[id(unit.passage)] is unit:
             score += FAQ_WEIGHT  # the shop's own answer to the question the shopper asked
         if label and label <= asked:
@@ -293,7 +293,7 @@ def _fields(line: str) -> list[str]:
     return parts
 
 
-def _label(unit: str) -> frozenset[str]:
+def field_label(unit: str) -> frozenset[str]:
     """The stems of a 'Field: value' unit's field name (empty for prose)."""
     match = _FIELD.match(unit)
     return stems(match.group(0)) if match else frozenset()

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.chat.answerability import MIN_COVERAGE, judge
-from app.chat.catalog import Catalog, Focus
+from app.chat.catalog import Catalog, Focus, Product
 from app.chat.citations import cited, groundedness
 from app.chat.claims import NOT_RESTATED, check_sentence, restates
 from app.chat.compose import PARTIAL, composed_pieces, decline
@@ -193,11 +193,14 @@ class ChatService:
         outcome.timings["total"] = time.perf_counter() - started
         yield Done(outcome)
 
-    def _decline_honestly(self, outcome: TurnOutcome, reason: str) -> None:
+    def _decline_honestly(
+        self, outcome: TurnOutcome, reason: str, *, product: str = "", missing: str = ""
+    ) -> None:
         """The shop's pages do not hold the answer: say so, offer a person, call no model."""
         outcome.answered = False
         outcome.declined = reason
-        outcome.answer = outcome.note = decline(reason, shop=self._options.shop_name)
+        shop = self._options.shop_name
+        outcome.answer = outcome.note = decline(reason, shop=shop, product=product, missing=missing)
 
     async def _answer(
         self,
@@ -214,17 +217,22 @@ class ChatService:
         mark = time.perf_counter()
         selection = await self._select(question, vector, turns, prompt.passages, focus)
         outcome.product = _product_of(selection, prompt.passages, facts.catalog) or outcome.product
+        about = _asked_about(selection, focus, facts.catalog)
         verdict = judge(
             question,
             selection,
             prompt.passages,
             facts.vocabulary,
+            catalog=facts.catalog,
+            product=about,
             min_coverage=self._options.min_coverage,
         )
         outcome.timings["evidence"] = time.perf_counter() - mark
         outcome.answer_policy = self._options.answer_policy
         if not verdict.answerable:
-            self._decline_honestly(outcome, verdict.reason or "no_match")
+            title = about.title if about is not None else ""
+            reason = verdict.reason or "no_match"
+            self._decline_honestly(outcome, reason, product=title, missing=verdict.missing)
             yield outcome.answer
             return
         policy = self._options.answer_policy
@@ -413,6 +421,13 @@ class ChatService:
             return outcome.answer
         outcome.answer = answer
         return rest
+
+
+def _asked_about(selection: Selection, focus: Focus | None, catalog: Catalog) -> Product | None:
+    """The product the question is about: the one the conversation names, else the page's or
+    the one the last answer was about."""
+    named = catalog.titled(selection.product) if selection.product else None
+    return named or (focus.product if focus is not None else None)
 
 
 def _product_of(

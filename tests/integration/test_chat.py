@@ -118,6 +118,23 @@ def test_question_outside_the_knowledge_base_is_answered_honestly(
     assert outcome.stats.generated_tokens == 0  # no engine call, nothing invented
 
 
+def test_a_detail_or_model_the_catalogue_does_not_list_is_declined_by_name(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Other headlamps list a beam distance, the Glow's record does not; the shop sells the
+    Stormhollow 2 and 3, not a 1: both are declined with a person offered, no model called."""
+    beam, _ = ask(portal, stack.chat, new_session(), "How far does the Glow Kids' beam reach?")
+    assert beam.declined == "not_listed" and not beam.answered
+    assert "product page for the Glow Kids' Headlamp doesn't give that" in beam.answer
+    assert beam.answer.endswith(OFFER.strip()) and beam.stats.generated_tokens == 0
+    solo, _ = ask(portal, stack.chat, new_session(), "How much is the Stormhollow 1 solo tent?")
+    assert solo.declined == "unknown_product"
+    assert "couldn't find the Stormhollow 1 in the" in solo.answer
+    # the record that lists it is answered as usual
+    listed, _ = ask(portal, stack.chat, new_session(), "How far does the Beacon 700R beam reach?")
+    assert listed.declined is None and listed.evidence, listed.answer
+
+
 def test_bad_messages_are_refused_before_any_work(portal: BlockingPortal, stack: Any) -> None:
     session = new_session()
     for message, fragment in [

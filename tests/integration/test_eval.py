@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from anyio.from_thread import BlockingPortal
 
 from app.retrieval.published_index import PublishedIndex
@@ -57,6 +58,7 @@ ANSWER_FLOORS = {"key_facts": 0.58, "all_key_facts": 0.53, "declined_unanswerabl
 ANSWER_CEILINGS = {"wrongly_declined": 0.25, "unsupported_figures": 0.02, "wrong_polarity": 0.17}
 
 
+@pytest.mark.timeout(1800)  # 65 answers from vLLM on a CPU: about 2 minutes alone on 2 vCPUs
 def test_answers_from_the_real_engine_hold_their_floors(portal: BlockingPortal, stack: Any) -> None:
     cases = [c for c in answer_cases() if c.part == "report"][::4]
     result = portal.call(evaluate_answers, cases, stack.chat)

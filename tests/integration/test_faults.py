@@ -375,13 +375,13 @@ def test_a_stalled_engine_times_out_with_a_clear_message_and_the_turn_is_kept(
             )
             os.kill(core, signal.SIGSTOP)  # the engine stops making progress
             try:
-                stalled = [e async for e in _events(service, session_id, QUESTIONS[2])]
+                stalled = [e async for e in _events(service, session_id, QUESTIONS[2], None)]
             finally:
                 os.kill(core, signal.SIGCONT)
             assert impatient.stats.timeouts == 1
             # the same conversation goes on (with the usual time limit) once the engine does
             service = conversation_service(stack, store=store, transcripts=durable)
-            later = [e async for e in _events(service, session_id, QUESTIONS[3])]
+            later = [e async for e in _events(service, session_id, QUESTIONS[3], None)]
             return stalled, later
 
     stalled, later = portal.call(scenario)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.chat.answerability import coverage, judge
+from app.chat.catalog import Catalog
 from app.chat.evidence import select_evidence, units
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
@@ -82,3 +83,56 @@ def test_chat_shorthand_does_not_count_and_a_slip_is_read_as_the_pages_spell_it(
 
     clean = covered("How long do I have to return unused items?")
     assert clean == covered("pls how long do u have to retrun unused items") > 0.5
+
+
+HEADLAMP = hit(
+    "Beacon 400 Headlamp",
+    "SKU: FH-LMP-4400\nPrice (GBP): 45\nSpecs: Beam distance: 90 m; Runtime: 4 h (high)",
+    doc="products/catalog.jsonl#FH-LMP-4400",
+)
+TORCH = hit(
+    "Lumen 1200R Torch",
+    "SKU: FH-LMP-4500\nPrice (GBP): 80\nSpecs: Beam distance: 200 m; Runtime: 2 h (high)",
+    doc="products/catalog.jsonl#FH-LMP-4500",
+)
+KIDS = hit(
+    "Glow Kids' Headlamp",
+    "SKU: FH-LMP-4100\nPrice (GBP): 15\nSpecs: Runtime: 10 h (low); Colours: Blue, Pink",
+    doc="products/catalog.jsonl#FH-LMP-4100",
+)
+LAMPS = [HEADLAMP, TORCH, KIDS, RETURNS]
+
+
+def listed(question: str, passages: list[ScoredPassage]) -> tuple[bool, str | None, str]:
+    catalog = Catalog(h.passage for h in LAMPS + SHOP)
+    selection = select_evidence(question, (), passages, [0.0] * len(units(passages)))
+    product = catalog.titled(selection.product) if selection.product else None
+    vocabulary = Vocabulary([h.passage for h in LAMPS + SHOP])
+    found = judge(question, selection, passages, vocabulary, catalog=catalog, product=product)
+    return found.answerable, found.reason, found.missing
+
+
+def test_a_field_other_records_list_and_this_ones_does_not_is_declined() -> None:
+    assert listed("How far does the Glow Kids' Headlamp's beam reach?", [KIDS, HEADLAMP]) == (
+        False,
+        "not_listed",
+        "beam",
+    )
+    # its own record lists it: answered
+    assert listed("How far does the Beacon 400's beam reach?", [HEADLAMP, KIDS])[:2] == (True, None)
+    # a policy page answers for the product, or its own record's line holds the question's words
+    warranty = hit("Warranty", "A beam that fails within two years is repaired.", kind="policy")
+    covered = listed("Is the Glow Kids' Headlamp's beam covered?", [warranty, KIDS])
+    assert covered[:2] == (True, None)
+    runtime = listed("What runtime does the Glow Kids' Headlamp's beam give?", [KIDS])
+    assert runtime[:2] == (True, None)
+    # a field no record lists is no field: the other checks judge it
+    assert listed("Is the Glow Kids' Headlamp any good for reading?", [KIDS])[1] != "not_listed"
+
+
+def test_a_model_the_shop_does_not_sell_is_declined() -> None:
+    beacon_300 = listed("How much is the Beacon 300?", [HEADLAMP])
+    assert beacon_300[1:] == ("unknown_product", "Beacon 300")
+    assert listed("How much is the Beacon 400?", [HEADLAMP])[:2] == (True, None)
+    # a number that is no model ("in 2 days") names nothing
+    assert listed("Can the Beacon 400 arrive in 2 days?", [HEADLAMP])[1] != "unknown_product"
