@@ -31,12 +31,14 @@ from evaluation.abcd import write_knowledge
 from evaluation.answer_eval import evaluate_answers, summarise
 from evaluation.datasets import EVAL_DATA_ENV, default_eval_data
 from evaluation.retrieval_eval import (
+    PAGE_VARIANT,
     SERVICE,
     InMemoryIndex,
     evaluate_retrieval,
     recommended_floor,
     variants,
 )
+from evaluation.retrieval_eval import summarise as retrieval_summary
 from ingest.pipeline import run_ingest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -240,6 +242,17 @@ def markdown(results: dict[str, Any]) -> str:
             for config in by_variant
             if config != "corpus"
         ]
+        page = by_variant.get(PAGE_VARIANT, {}).get("with_product")
+        if page:
+            lines += ["", "Only the questions with a product, with and without it given:", ""]
+            lines += _table("variant", COLUMNS)
+            ids = {r["id"] for r in by_variant[PAGE_VARIANT]["rows"] if r["product_given"]}
+            alone = [r for r in by_variant[SERVICE]["rows"] if r["id"] in ids]
+            lines.append(_row(SERVICE, retrieval_summary(alone)["overall"], COLUMNS))
+            lines.append(_row(PAGE_VARIANT, page["overall"], COLUMNS))
+            follow = page["by_category"].get("follow_up")
+            if follow:
+                lines.append(_row(f"{PAGE_VARIANT}: follow-ups", follow, COLUMNS))
         categories = by_variant[SERVICE]["by_category"]
         if len(categories) > 1:
             lines += ["", f"{SERVICE}, per category:", "", *_table("category", COLUMNS + REFUSALS)]

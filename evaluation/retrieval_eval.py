@@ -41,23 +41,27 @@ class RetrievalConfig:
     rewrite_turns: int
     use_history: bool = True
     ranker: Ranker | None = None
+    page_product: bool = False  # the shopper's page gives the case's product (the widget)
 
 
 SERVICE = "hybrid+rewrite"
 RANKED_VARIANT = "hybrid+rewrite+ranker"
+PAGE_VARIANT = "hybrid+rewrite, page product"
 
 
 def variants(
     lexical_weight: float, rewrite_turns: int, ranker: Ranker | None = None
 ) -> tuple[RetrievalConfig, ...]:
     """Each improvement added in turn: the question alone by embeddings, then blended with the
-    conversation, then fused with BM25, then with a rewritten follow-up (the service), then,
-    given a learned ranker, its second stage over the service's candidates."""
+    conversation, then fused with BM25, then with a rewritten follow-up (the service), the
+    service told the product of the shopper's page (as the widget does), then, given a learned
+    ranker, its second stage over the service's candidates."""
     configs = (
         RetrievalConfig("question only", lexical_weight=0.0, rewrite_turns=0, use_history=False),
         RetrievalConfig("dense", lexical_weight=0.0, rewrite_turns=0),
         RetrievalConfig("hybrid", lexical_weight=lexical_weight, rewrite_turns=0),
         RetrievalConfig(SERVICE, lexical_weight=lexical_weight, rewrite_turns=rewrite_turns),
+        RetrievalConfig(PAGE_VARIANT, lexical_weight, rewrite_turns, page_product=True),
     )
     if ranker is None:
         return configs
@@ -117,12 +121,30 @@ async def evaluate_retrieval(
             previous = await cache.get(session, list(range(len(case.history)))[-2:])
             queries.append(cache.blend(vector, previous, tuple(weights)))
         texts = query_texts(case.question, case.history, turns=config.rewrite_turns)
-        found = retriever.search(queries, texts)
+        page = _page_product(case, index) if config.page_product else None
+        if page:  # as the chat turn does: the question said of the page's product, preferred
+            queries.append(embedder.embed([f"{page}: {case.question}"])[0])
+            texts.append(f"{page}: {case.question}")
+        found = retriever.search(queries, texts, prefer=page)
         ranked = unique_in_order([h.passage.document_id for h in found.passages])
-        rows.append(_scores(case, ranked, found, floor))
+        rows.append({**_scores(case, ranked, found, floor), "product_given": bool(page)})
     summary = summarise(rows)
     summary["floor_sweep"] = floor_sweep(rows)
+    given = [r for r in rows if r["product_given"]]
+    if config.page_product and given:
+        summary["with_product"] = {k: v for k, v in summarise(given).items() if k != "rows"}
     return summary
+
+
+def _page_product(case: Case, index: IndexSource) -> str | None:
+    """The title of the product the case's page would show: the set's own (HetPQA's product
+    id, its passages' title), else the product record among the labelled documents."""
+    if case.product:
+        return case.product
+    for passage in index.current().version.passages:
+        if passage.kind == "product" and passage.document_id in case.relevant:
+            return passage.title
+    return None
 
 
 def _scores(case: Case, ranked: list[str], found: Retrieval, floor: float) -> dict[str, Any]:

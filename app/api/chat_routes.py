@@ -41,6 +41,15 @@ SessionPath = Annotated[str, Path(max_length=64, description="The id from POST /
 ReadableText = Annotated[str, AfterValidator(readable_text)]
 
 
+class SessionIn(BaseModel):
+    product: str | None = Field(
+        None,
+        max_length=2000,
+        description="The product of the page the conversation starts on: its SKU or page URL. "
+        "Messages that give no product of their own are asked from it.",
+    )
+
+
 class SessionCreated(BaseModel):
     session_id: str
 
@@ -85,8 +94,14 @@ Session = Annotated[str, Depends(session_id)]
 
 
 @router.post("/sessions", response_model=SessionCreated, status_code=201)
-async def start_session(settings: SettingsDep) -> SessionCreated:
-    return SessionCreated(session_id=new_session_id(settings.secret_key))
+async def start_session(
+    settings: SettingsDep, service: ConversationsDep, body: SessionIn | None = None
+) -> SessionCreated:
+    """A new conversation; a body with ``product`` starts it on that product's page."""
+    session = new_session_id(settings.secret_key)
+    if body is not None and body.product and body.product.strip():
+        await service.open_on(session, body.product)
+    return SessionCreated(session_id=session)
 
 
 @router.get("/sessions/{session}/messages", response_model=list[TurnOut])

@@ -50,6 +50,7 @@ class Focus:
 
     product: Product
     named: bool
+    page: bool = False  # the shopper's page gives it: retrieval ranks its passages first
 
 
 class Catalog:
@@ -148,7 +149,7 @@ class Catalog:
         if given:
             product = self.find(given)
             if product is not None:
-                return Focus(product, named=False)
+                return Focus(product, named=False, page=True)
             logger.info("the page's product %r is not in the served catalog; ignored", given[:120])
         for document_id in earlier:
             product = self.document(document_id) if document_id else None

@@ -87,6 +87,10 @@ class ConversationService:
     async def history(self, session_id: str) -> list[Turn]:
         return await self._chat.history(session_id)
 
+    async def open_on(self, session_id: str, product: str) -> None:
+        """Start the conversation on a product's page (its SKU or URL)."""
+        await self._chat.open_on(session_id, product)
+
     async def rate(self, session_id: str, message_id: int, rating: int, comment: str | None) -> int:
         feedback_id = await self._transcripts.record_feedback(
             session_id=session_id, message_id=message_id, rating=rating, comment=comment

@@ -102,11 +102,17 @@ class ChatService:
     async def history(self, session_id: str) -> list[Turn]:
         return await self._store.turns(session_id)
 
+    async def open_on(self, session_id: str, product: str) -> None:
+        """The conversation starts on a product's page: its messages that give no product of
+        their own are asked from that page."""
+        await self._store.set_page(session_id, product.strip())
+
     async def turn(
         self, session_id: str, message: str, *, product: str | None = None
     ) -> AsyncIterator[ChatEvent]:
         """Answer one message, streaming; raises InvalidMessageError before doing anything.
-        ``product`` is the product of the page the shopper asks from (its SKU or page URL)."""
+        ``product`` is the product of the page the shopper asks from (its SKU or page URL); the
+        page the session was opened on when the message gives none."""
         question = clean_message(message, max_chars=self._options.max_message_chars)
         screening = screen_message(question) if self._options.screen_messages else None
         if screening is not None:
@@ -119,7 +125,8 @@ class ChatService:
             turns = await self._store.turns(session_id)
             facts = await self._facts()
             last = [turns[-1].product] if turns else []
-            focus = facts.catalog.focus(question, given=product, earlier=last)
+            page = product or await self._store.page(session_id)
+            focus = facts.catalog.focus(question, given=page, earlier=last)
             vector, retrieval = await self._search.find(session_id, question, turns, focus, timings)
 
             outcome = TurnOutcome(

@@ -4,7 +4,8 @@ A turn is searched with more than its own words: the question blended with the r
 (a follow-up's "and in blue?" is about what came before), the recent questions' words for the
 lexical side, the name of the product "it" is (the page's product, or the one the conversation
 is on), and each further question of a message that asks two ("will it fit in the Ridgeline
-65+10, and how long is its warranty?") searched on its own.
+65+10, and how long is its warranty?") searched on its own. The product of the shopper's page
+is preferred: its passages are ranked first.
 """
 
 from __future__ import annotations
@@ -65,10 +66,11 @@ class TurnSearch:
         searches = [(queries, texts)]
         for part in question_parts(question)[1:]:  # a further question in the message
             searches.append(([await self._encoder.encode(about + part)], [part]))
+        page = focus.product.title if focus is not None and focus.page else None
         if len(searches) == 1:
-            retrieval = self._retriever.search(queries, texts)
+            retrieval = self._retriever.search(queries, texts, prefer=page)
         else:
-            retrieval = self._retriever.search_parts(searches)
+            retrieval = self._retriever.search_parts(searches, prefer=page)
         timings["search"] = time.perf_counter() - mark
         return vector, retrieval
 

@@ -6,6 +6,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,18 @@ class ServedIndex:
             [(int(i), float(s)) for s, i in zip(row_scores, row_ids, strict=True) if i >= 0]
             for row_scores, row_ids in zip(scores, ids, strict=True)
         ]
+
+    def rows_titled(self, title: str) -> list[int]:
+        """The rows of the passages titled ``title``: one product's record, reviews and Q&A."""
+        return list(self._titled.get(title, ()))
+
+    @cached_property
+    def _titled(self) -> dict[str, list[int]]:
+        """Each title's rows, worked out once per served version, on first use."""
+        titled: dict[str, list[int]] = {}
+        for row, passage in enumerate(self.version.passages):
+            titled.setdefault(passage.title, []).append(row)
+        return titled
 
     def similarity(self, rows: list[int], queries: np.ndarray) -> np.ndarray:
         """Cosine of each query with each given passage: shape (len(queries), len(rows))."""

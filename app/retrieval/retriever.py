@@ -8,6 +8,10 @@ score calibration between the two kinds. Cosine stays the passage's score: it is
 relevance floor judges and what staff see, so a lexical match on a common word cannot drag in an
 unrelated passage. A passage that names a product code the shopper typed is kept whatever its
 cosine.
+
+A shop page can give the product the shopper is looking at: its passages (every passage titled
+with its name) are then ranked first, the best of them up to half the passages returned, and
+kept whatever their cosine; the rest compete as usual, so a policy page still has its room.
 """
 
 from __future__ import annotations
@@ -77,27 +81,43 @@ class Retriever:
         *,
         top_k: int | None = None,
         served: ServedIndex | None = None,
+        prefer: str | None = None,
     ) -> Retrieval:
         """Top passages for the query vectors and texts; ``texts[0]`` is the question itself.
-        ``top_k`` asks for another number of passages than the configured one, for this call."""
+        ``top_k`` asks for another number of passages than the configured one, for this call;
+        ``prefer`` is the title of the product the shopper's page shows."""
         top_k = top_k or self._top_k
         depth = self._depth or max(RANKED if self._ranker else 20, top_k * 4)
         served = served or self._index.current()
-        ranked, best = self.candidates(served, queries, texts, depth)
+        own = set(served.rows_titled(prefer)) if prefer else set()
+        ranked, best = self.candidates(served, queries, texts, depth, also=own)
         if self._ranker is not None and texts:
             ranked = self._ranker.reorder(texts[0], ranked[:RANKED]) + ranked[RANKED:]
+        if own:
+            first = [c for c in ranked if c.row in own][: max(1, top_k // 2)]
+            placed = {c.row for c in first}
+            ranked = first + [c for c in ranked if c.row not in placed]
         kept = [
-            ScoredPassage(c.passage, c.cosine) for c in ranked if c.cosine >= self._floor or c.exact
+            ScoredPassage(c.passage, c.cosine)
+            for c in ranked
+            if c.cosine >= self._floor or c.exact or c.row in own
         ][:top_k]
         exact = any(c.exact for c in ranked)
         return Retrieval(kept, best, served.version.id, exact)
 
-    def search_parts(self, searches: Sequence[tuple[list[np.ndarray], Sequence[str]]]) -> Retrieval:
+    def search_parts(
+        self,
+        searches: Sequence[tuple[list[np.ndarray], Sequence[str]]],
+        *,
+        prefer: str | None = None,
+    ) -> Retrieval:
         """One retrieval for a question in parts ("will it fit in the Ridgeline 65+10, and how
         long is its warranty?"): each part searched on its own, in the same index version, and
         their passages taken in turn (the best of each part first), up to ``top_k``."""
         served = self._index.current()
-        found = [self.search(queries, texts, served=served) for queries, texts in searches]
+        found = [
+            self.search(queries, texts, served=served, prefer=prefer) for queries, texts in searches
+        ]
         merged: dict[str, ScoredPassage] = {}
         for rank in range(self._top_k):
             for retrieval in found:
@@ -112,10 +132,17 @@ class Retriever:
         )
 
     def candidates(
-        self, served: ServedIndex, queries: list[np.ndarray], texts: Sequence[str], depth: int
+        self,
+        served: ServedIndex,
+        queries: list[np.ndarray],
+        texts: Sequence[str],
+        depth: int,
+        *,
+        also: set[int] | frozenset[int] = frozenset(),
     ) -> tuple[list[Candidate], float]:
-        """Every passage either ranking found in its top ``depth``, in fused order, with what
-        the first stage measured of it; and the best cosine among them."""
+        """Every passage either ranking found in its top ``depth``, and the rows ``also`` asks
+        for, in fused order, with what the first stage measured of it; and the best cosine
+        among them."""
         passages = served.version.passages
         stacked = np.stack(queries)
         cosine: dict[int, float] = {}
@@ -137,6 +164,8 @@ class Retriever:
             exact = served.lexical.identifier_matches(texts[0])
             for row in exact:
                 fused[row] += self._lexical_weight / RRF_K
+        for row in also:
+            fused.setdefault(row, 0.0)  # ranked by its cosine after the rankings' finds
         unscored = [row for row in fused if row not in cosine]
         if unscored:
             extra = served.similarity(unscored, stacked).max(axis=0)

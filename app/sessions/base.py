@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from contextlib import AbstractAsyncContextManager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Protocol
 
 import numpy as np
@@ -30,11 +30,16 @@ class Turn:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Turn:
-        """The turn back; one saved before ``shown`` existed showed the shopper its answer."""
+        """The turn back; one saved before ``shown`` existed showed the shopper its answer. Fields
+        this version does not know (written by a newer replica during a rolling upgrade) are
+        left out rather than failing the conversation."""
         data = json.loads(text)
         data["passage_ids"] = tuple(data.get("passage_ids", ()))
         data.setdefault("shown", data["answer"])
-        return cls(**data)
+        return cls(**{k: v for k, v in data.items() if k in _FIELDS})
+
+
+_FIELDS = frozenset(f.name for f in fields(Turn))
 
 
 class SessionStore(Protocol):
@@ -49,6 +54,12 @@ class SessionStore(Protocol):
     def exclusive(self, session_id: str) -> AbstractAsyncContextManager[None]:
         """Held for a whole chat turn, so two tabs sending at once are answered in order."""
         ...
+
+    async def set_page(self, session_id: str, product: str) -> None:
+        """The product of the page the conversation was started from (its SKU or URL)."""
+        ...
+
+    async def page(self, session_id: str) -> str | None: ...
 
     async def save_vector(self, session_id: str, index: int, vector: np.ndarray) -> None: ...
 

@@ -17,6 +17,7 @@ from app.sessions.base import Turn
 class _Session:
     turns: list[Turn] = field(default_factory=list)
     vectors: dict[int, np.ndarray] = field(default_factory=dict)
+    page: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     touched: float = field(default_factory=time.monotonic)
 
@@ -50,6 +51,12 @@ class MemorySessionStore:
     async def exclusive(self, session_id: str) -> AsyncIterator[None]:
         async with self._get(session_id).lock:
             yield
+
+    async def set_page(self, session_id: str, product: str) -> None:
+        self._get(session_id).page = product
+
+    async def page(self, session_id: str) -> str | None:
+        return self._get(session_id).page
 
     async def save_vector(self, session_id: str, index: int, vector: np.ndarray) -> None:
         self._get(session_id).vectors[index] = vector

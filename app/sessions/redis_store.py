@@ -30,8 +30,8 @@ def _reachable() -> Iterator[None]:
 
 class RedisSessionStore:
     """Keys per session: ``{prefix}{id}:turns`` (list of JSON turns), ``:vectors`` (hash of
-    float32 bytes by turn index) and ``:lock``; every write renews the TTL. Losing Redis
-    raises SessionStoreUnavailableError."""
+    float32 bytes by turn index), ``:page`` (the product of the page it started from) and
+    ``:lock``; every write renews the TTL. Losing Redis raises SessionStoreUnavailableError."""
 
     def __init__(
         self, client: Any, *, ttl_s: int, prefix: str = "shopdesk:session:", lock_s: float = 120
@@ -56,6 +56,7 @@ class RedisSessionStore:
                 pipe.rpush(key, turn.to_json())
                 pipe.expire(key, self._ttl)
                 pipe.expire(self._key(session_id, "vectors"), self._ttl)
+                pipe.expire(self._key(session_id, "page"), self._ttl)
                 length, *_ = await pipe.execute()
         return int(length) - 1
 
@@ -74,6 +75,15 @@ class RedisSessionStore:
             # the lock may have expired meanwhile: then there is nothing of ours to release
             with contextlib.suppress(Exception):
                 await lock.release()
+
+    async def set_page(self, session_id: str, product: str) -> None:
+        with _reachable():
+            await self._redis.set(self._key(session_id, "page"), product, ex=self._ttl)
+
+    async def page(self, session_id: str) -> str | None:
+        with _reachable():
+            raw = await self._redis.get(self._key(session_id, "page"))
+        return raw.decode() if isinstance(raw, bytes) else raw
 
     async def save_vector(self, session_id: str, index: int, vector: np.ndarray) -> None:
         key = self._key(session_id, "vectors")

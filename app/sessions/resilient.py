@@ -92,6 +92,19 @@ class ResilientSessionStore:
                 self._fell_back("lock", exc)
             yield
 
+    async def set_page(self, session_id: str, product: str) -> None:
+        try:
+            await self._primary.set_page(session_id, product)
+        except SessionStoreUnavailableError as exc:
+            self._fell_back("set_page", exc)  # each message still gives its page's product
+
+    async def page(self, session_id: str) -> str | None:
+        try:
+            return await self._primary.page(session_id)
+        except SessionStoreUnavailableError as exc:
+            self._fell_back("page", exc)
+            return None
+
     async def save_vector(self, session_id: str, index: int, vector: np.ndarray) -> None:
         try:
             await self._primary.save_vector(session_id, index, vector)

@@ -56,6 +56,18 @@ def test_answer_streams_with_sources_and_is_recorded(live_server: LiveServer) ->
     ]
 
 
+def test_a_session_started_on_a_product_page_asks_from_it(live_server: LiveServer) -> None:
+    page = {"product": "https://fernhill-outfitters.example/products/stormhollow-2-tent"}
+    response = httpx.post(f"{live_server.url}/api/sessions", json=page, timeout=10)
+    assert response.status_code == 201
+    done = chat(live_server, response.json()["session_id"], "how much is it?")[-1][1]
+    assert "Stormhollow 2 Tent" in done["answer"] and "289" in done["answer"], done["answer"]
+    too_long = httpx.post(
+        f"{live_server.url}/api/sessions", json={"product": "x" * 2001}, timeout=10
+    )
+    assert too_long.status_code == 422  # a clear error, no session
+
+
 def test_a_second_session_cannot_read_the_first(live_server: LiveServer) -> None:
     first = start(live_server)
     chat(live_server, first, "Do you deliver to Northern Ireland?")

@@ -108,6 +108,23 @@ def test_the_pages_product_answers_it_and_an_unknown_one_is_ignored(
     assert unknown.product is None  # logged and ignored, never an error
 
 
+def test_a_session_opened_on_a_product_page_asks_from_it_in_redis(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """POST /api/sessions with the page's product: later messages that give none are about it,
+    in Redis as in memory; a message's own product still wins."""
+    chat, store, _ = redis_chat(stack, f"shopdesk-test-{secrets.token_hex(4)}:")
+    session = new_session()
+    portal.call(chat.open_on, session, "FH-WTR-9520")
+    price, _ = ask(portal, chat, session, "how much is it?")
+    assert price.product == "products/catalog.jsonl#FH-WTR-9520"
+    assert "ClearFlow 750 Filter Bottle" in price.answer
+    tent = "https://fernhill-outfitters.example/products/stormhollow-2-tent"
+    other, _ = ask(portal, chat, session, "is this waterproof?", product=tent)
+    assert other.product == "products/catalog.jsonl#FH-TNT-7020"
+    portal.call(store.close)
+
+
 def test_question_outside_the_knowledge_base_is_answered_honestly(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -77,3 +77,6 @@ def test_a_turn_keeps_its_product_and_old_turns_have_none() -> None:
     turn = Turn("how heavy is it?", "", product=TENT_DOC)
     assert Turn.from_json(turn.to_json()) == turn
     assert Turn.from_json('{"question": "q", "answer": "a"}').product is None
+    # a field a newer replica wrote is left out, not a failed conversation
+    newer = Turn.from_json('{"question": "q", "answer": "a", "mood": "happy"}')
+    assert newer == Turn("q", "a", shown="a")

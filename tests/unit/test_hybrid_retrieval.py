@@ -115,3 +115,16 @@ def test_the_parts_passages_are_taken_in_turn_from_one_version() -> None:
     both = retriever.search_parts([([stove], ["stove weight"]), ([returns], ["returns"])])
     assert [h.passage.id for h in both.passages] == ["p0", "p2"]
     assert both.index_version == "v1" and both.best_score == pytest.approx(1.0)
+
+
+def test_the_pages_product_is_ranked_first_and_kept_below_the_floor() -> None:
+    retriever = Retriever(Fixed(), top_k=2, floor=0.5, lexical_weight=1.0)
+    returns = np.array([0, 0, 1, 0], dtype=np.float32)  # dense: only the returns page clears it
+    alone = retriever.search([returns], ["can I return it?"])
+    assert [h.passage.id for h in alone.passages] == ["p2"]
+    page = retriever.search([returns], ["can I return it?"], prefer="Fernhill 230 g Gas Canister")
+    # the canister first though its cosine is 0; the returns page keeps the other half
+    assert [h.passage.id for h in page.passages] == ["p1", "p2"]
+    assert page.passages[0].score == 0.0
+    unknown = retriever.search([returns], ["can I return it?"], prefer="No such product")
+    assert [h.passage.id for h in unknown.passages] == ["p2"]

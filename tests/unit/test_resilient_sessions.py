@@ -52,6 +52,14 @@ class Unplugged(MemorySessionStore):
         self._check()
         return await super().load_vectors(session_id, indices)
 
+    async def set_page(self, session_id: str, product: str) -> None:
+        self._check()
+        await super().set_page(session_id, product)
+
+    async def page(self, session_id: str) -> str | None:
+        self._check()
+        return await super().page(session_id)
+
 
 class Transcripts:
     """Recorded turns by session, as the transcript database would return them."""
@@ -223,3 +231,19 @@ def test_the_local_lock_keeps_two_tabs_in_order_while_redis_is_down() -> None:
         return order
 
     assert asyncio.run(scenario()) == ["a in", "a out", "b in", "b out"]
+
+
+def test_the_page_a_session_opened_on_is_kept_and_an_outage_forgets_it_quietly() -> None:
+    async def scenario() -> tuple[str | None, str | None, dict[str, int]]:
+        redis = Unplugged()
+        store = ResilientSessionStore(redis, recorded=Transcripts(), ttl_s=600)
+        await store.set_page("s", "FH-TNT-7020")
+        kept = await store.page("s")
+        redis.down = True
+        await store.set_page("t", "FH-TNT-7090")  # no error: each message still gives its page
+        lost = await store.page("s")
+        return kept, lost, dict(store.stats.fallbacks)
+
+    kept, lost, fallbacks = asyncio.run(scenario())
+    assert kept == "FH-TNT-7020" and lost is None
+    assert fallbacks == {"set_page": 1, "page": 1}

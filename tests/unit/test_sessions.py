@@ -100,3 +100,12 @@ def test_concurrent_queries_share_one_encoder_call() -> None:
     vectors = asyncio.run(scenario())
     assert [int(v[0]) for v in vectors] == list(range(1, 9))  # each caller got its own vector
     assert embedder.calls == [8]
+
+
+def test_a_session_remembers_the_page_it_was_opened_on() -> None:
+    async def scenario() -> tuple[str | None, str | None]:
+        store = MemorySessionStore(ttl_s=60)
+        await store.set_page("s", "FH-TNT-7020")
+        return await store.page("s"), await store.page("other")
+
+    assert asyncio.run(scenario()) == ("FH-TNT-7020", None)
