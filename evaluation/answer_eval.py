@@ -67,10 +67,13 @@ def stated_polarity(model_text: str) -> str | None:
     explicit = _YES_NO.match(first)
     if explicit:
         return explicit.group(1).lower()
-    answering = _ANSWERING.search(first)
-    if answering is None:
-        return None
-    return "no" if answering.group("neg") or answering.group("cannot") else "yes"
+    stated = {
+        "no" if answering.group("neg") or answering.group("cannot") else "yes"
+        for answering in _ANSWERING.finditer(first)
+    }
+    # "It is designed to breathe, but it does not have a waterproof membrane": both, so the
+    # sentence states no plain yes or no
+    return stated.pop() if len(stated) == 1 else None
 
 
 def unsupported_figures(outcome: TurnOutcome) -> list[str]:

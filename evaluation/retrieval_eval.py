@@ -47,6 +47,7 @@ class RetrievalConfig:
 SERVICE = "hybrid+rewrite"
 RANKED_VARIANT = "hybrid+rewrite+ranker"
 PAGE_VARIANT = "hybrid+rewrite, page product"
+RANKED_PAGE_VARIANT = "hybrid+rewrite+ranker, page product"
 
 
 def variants(
@@ -66,7 +67,8 @@ def variants(
     if ranker is None:
         return configs
     ranked = RetrievalConfig(RANKED_VARIANT, lexical_weight, rewrite_turns, ranker=ranker)
-    return (*configs, ranked)
+    ranked_page = dataclasses.replace(ranked, name=RANKED_PAGE_VARIANT, page_product=True)
+    return (*configs, ranked, ranked_page)
 
 
 def recommended_floor(sweep: Sequence[dict[str, float]], *, max_wrongly_refused: float) -> float:

@@ -74,12 +74,17 @@ class Catalog:
                 self._titles_by_word[word].append(product.title)
         self._words: dict[str, set[str]] = defaultdict(set)  # document id → its records' stems
         fields: dict[str, set[str]] = defaultdict(set)  # document id → its field names' stems
+        # document id → (passage id, its field names' stems), in the record's order
+        self._labelled: dict[str, list[tuple[str, frozenset[str]]]] = defaultdict(list)
         for passage in passages:
             if passage.kind != "product":
                 continue
             self._words[passage.document_id] |= stems(f"{passage.title} {passage.text}")
+            labels: set[str] = set()
             for unit in units([ScoredPassage(passage, 0.0)]):
-                fields[passage.document_id] |= field_label(unit.text)
+                labels |= field_label(unit.text)
+            fields[passage.document_id] |= labels
+            self._labelled[passage.document_id].append((passage.id, frozenset(labels)))
         # a field name's stem → how many products list a field named with it
         self._fields = Counter(word for names in fields.values() for word in names)
 
@@ -113,6 +118,12 @@ class Catalog:
         titles = [t for word in said for t in self._titles_by_word.get(word, ())]
         named = named_titles(text, titles)
         return self._by_title[named[0]] if len(named) == 1 else None
+
+    def holding(self, product: Product, asked: frozenset[str]) -> list[str]:
+        """The ids of ``product``'s passages with a field the question asks for by name
+        ("Price (GBP)" for asked stems holding "price"), in the record's order."""
+        record = self._labelled.get(product.document_id, ())
+        return [passage_id for passage_id, labels in record if labels & asked]
 
     def unlisted(self, product: Product, asked: Iterable[str]) -> list[str]:
         """The ``asked`` word stems that name fields the shop lists for other products ("beam"

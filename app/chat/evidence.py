@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.chat.products import subject
+from app.chat.products import compares, subject
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import STOPWORDS, content_words
@@ -51,14 +51,13 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "cold": "temperature",
     "tall": "height",
     "big": ("size", "dimensions"),
-    "waterproof": "hydrostatic",
+    "waterproof": ("hydrostatic", "resistance"),
     "last": ("runtime", "burn", "battery"),
     "lasts": ("runtime", "burn", "battery"),
 }
 # Weights of the unit score, fitted on the tuning part of the labelled shop questions.
 WORD_WEIGHT = 0.15
 PRODUCT_WEIGHT = 0.3
-OTHER_PRODUCT_PENALTY = 0.3
 RANK_PENALTY = 0.02
 LABEL_WEIGHT = 0.15
 SECOND_LINE_MARGIN = 0.4  # a second line must score within this of the first
@@ -114,15 +113,22 @@ def select_evidence(
     passages: Sequence[ScoredPassage],
     similarity: Sequence[float],
     *,
+    about: str | None = None,
     max_lines: int = 2,
 ) -> Selection:
     """The units of ``passages`` that best answer ``question``.
 
     ``earlier`` holds the conversation's earlier questions, newest first (a follow-up's product
-    is named there); ``similarity`` the cosine of the question with each of ``units(passages)``.
+    is named there); ``similarity`` the cosine of the question with each of ``units(passages)``;
+    ``about`` the title of the product the turn is about when the question does not name one
+    (the shopper's page's, or the one the last answer was about).
     """
     candidates = units(passages)
-    product = subject([question, *earlier], passages)
+    titles = [h.passage.title for h in passages if h.passage.kind == "product"]
+    if compares(question, titles):
+        product = None  # a comparison: every product's lines may answer
+    else:
+        product = subject([question], passages) or about or subject(earlier, passages)
     asked = asked_stems(question)
     scored: list[tuple[float, Unit, frozenset[str]]] = []
     asks = {h.passage.id: _asks(asked, h.passage) for h in passages}
@@ -137,8 +143,9 @@ def select_evidence(
         if label and label <= asked:
             score += LABEL_WEIGHT  # "Weight: 520 g" over "Fabric weight: 300 g/m²" for "weigh?"
         if product is not None and unit.passage.passage.kind == "product":
-            same = unit.passage.passage.title == product
-            score += PRODUCT_WEIGHT if same else -OTHER_PRODUCT_PENALTY
+            if unit.passage.passage.title != product:
+                continue  # another product's line is never shown as this one's ("Price: 349")
+            score += PRODUCT_WEIGHT  # its record over a general page
         scored.append((score, unit, held))
     scored.sort(key=lambda s: -s[0])
     chosen: list[tuple[float, Unit, frozenset[str]]] = []
@@ -220,9 +227,16 @@ _SUFFIX = re.compile(r"(?:ing|ed)$")
 _PLURAL = re.compile(r"(?<=[a-z]{3})(?<!s)s$")
 
 
+_PROOF = re.compile(r"^[a-z]+proof")
+
+
 def stem(word: str) -> str:
     """The first five letters after a common suffix and a final e: "filled", "fill" and "fills"
-    agree, and so do "comes" and "come", "charges" and "charge" ("glass" keeps its s)."""
+    agree, and so do "comes" and "come", "charges" and "charge" ("glass" keeps its s). A
+    "-proof" word keeps the whole of it: "waterproof" is not "water"."""
+    proof = _PROOF.match(word)
+    if proof:
+        return proof.group(0)
     if word.isalpha():
         word = _PLURAL.sub("", word)
         if len(word) > 4:

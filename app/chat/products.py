@@ -75,6 +75,14 @@ def named_titles(text: str, titles: Iterable[str], *, threshold: float = 0.5) ->
     return [title for score, title in named if score == best]
 
 
+def compares(text: str, titles: Iterable[str]) -> bool:
+    """``text`` fully names two or more of ``titles`` ("is the Stormhollow 2 Footprint cheaper
+    than the Stormhollow 2 Tent?"); a title inside a longer one it names is not another
+    ("the Beacon 400 Rechargeable Battery Pack" names no "Beacon 400 Headlamp" beside it)."""
+    full = [name_words(t) for t in dict.fromkeys(titles) if names(text, t) == 1.0]
+    return sum(1 for words in full if not any(words < other for other in full)) > 1
+
+
 def subject(texts: Sequence[str], passages: Sequence[ScoredPassage]) -> str | None:
     """The product the conversation is about: the first of ``texts`` (newest first) that names
     one product of ``passages``; None when none does, or when the newest naming is ambiguous."""

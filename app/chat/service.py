@@ -127,7 +127,9 @@ class ChatService:
             last = [turns[-1].product] if turns else []
             page = product or await self._store.page(session_id)
             focus = facts.catalog.focus(question, given=page, earlier=last)
-            vector, retrieval = await self._search.find(session_id, question, turns, focus, timings)
+            vector, retrieval = await self._search.find(
+                session_id, question, turns, focus, facts.catalog, timings
+            )
 
             outcome = TurnOutcome(
                 session_id=session_id,
@@ -295,9 +297,14 @@ class ChatService:
         texts = [unit.text for unit in units(passages)]
         similarity = (await self._lines.vectors(texts)) @ vector if texts else []
         earlier = [t.question for t in reversed(turns)][: self._options.history_turns_for_retrieval]
-        if focus is not None and not focus.named:  # the page's product, or the one talked about
-            earlier.insert(0, focus.product.title)
-        return select_evidence(question, earlier, passages, [float(x) for x in similarity])
+        # the page's product; the one talked about when its record is among the passages (else
+        # the conversation's words say which it is)
+        about = focus.product.title if focus is not None and not focus.named else None
+        if focus is not None and not focus.page and all(h.passage.title != about for h in passages):
+            about = None
+        return select_evidence(
+            question, earlier, passages, [float(x) for x in similarity], about=about
+        )
 
     def warm_lines(self) -> None:
         """Start embedding every quotable line of a newly served version, in the background."""

@@ -14,7 +14,8 @@ import time
 
 import numpy as np
 
-from app.chat.catalog import Focus
+from app.chat.catalog import Catalog, Focus
+from app.chat.evidence import asked_stems
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retrieval, Retriever
 from app.retrieval.rewrite import query_texts, question_parts
@@ -44,6 +45,7 @@ class TurnSearch:
         question: str,
         turns: list[Turn],
         focus: Focus | None,
+        catalog: Catalog,
         timings: dict[str, float],
     ) -> tuple[np.ndarray, Retrieval]:
         """The question's vector and the turn's passages; adds ``embed`` and ``search`` to
@@ -67,10 +69,13 @@ class TurnSearch:
         for part in question_parts(question)[1:]:  # a further question in the message
             searches.append(([await self._encoder.encode(about + part)], [part]))
         page = focus.product.title if focus is not None and focus.page else None
+        # "how much is it?" about a product the question does not name: its record's Price line
+        fields = catalog.holding(focus.product, asked_stems(question)) if focus is not None else []
+        first = fields[:2] if focus is not None and not focus.named else []
         if len(searches) == 1:
-            retrieval = self._retriever.search(queries, texts, prefer=page)
+            retrieval = self._retriever.search(queries, texts, prefer=page, first=first)
         else:
-            retrieval = self._retriever.search_parts(searches, prefer=page)
+            retrieval = self._retriever.search_parts(searches, prefer=page, first=first)
         timings["search"] = time.perf_counter() - mark
         return vector, retrieval
 

@@ -58,6 +58,14 @@ class ServedIndex:
         """The rows of the passages titled ``title``: one product's record, reviews and Q&A."""
         return list(self._titled.get(title, ()))
 
+    def row_of(self, passage_id: str) -> int | None:
+        """The row of the passage with this id, if this version has it."""
+        return self._rows.get(passage_id)
+
+    @cached_property
+    def _rows(self) -> dict[str, int]:
+        return {passage.id: row for row, passage in enumerate(self.version.passages)}
+
     @cached_property
     def _titled(self) -> dict[str, list[int]]:
         """Each title's rows, worked out once per served version, on first use."""

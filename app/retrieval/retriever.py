@@ -11,7 +11,9 @@ cosine.
 
 A shop page can give the product the shopper is looking at: its passages (every passage titled
 with its name) are then ranked first, the best of them up to half the passages returned, and
-kept whatever their cosine; the rest compete as usual, so a policy page still has its room.
+kept whatever their cosine; the rest compete as usual, so a policy page still has its room. The
+caller may also name passages it knows hold what was asked (the product record's "Price" line
+for "how much is it?"): they come first.
 """
 
 from __future__ import annotations
@@ -82,21 +84,28 @@ class Retriever:
         top_k: int | None = None,
         served: ServedIndex | None = None,
         prefer: str | None = None,
+        first: Sequence[str] = (),
     ) -> Retrieval:
         """Top passages for the query vectors and texts; ``texts[0]`` is the question itself.
         ``top_k`` asks for another number of passages than the configured one, for this call;
-        ``prefer`` is the title of the product the shopper's page shows."""
+        ``prefer`` is the title of the product the shopper's page shows; ``first`` the ids of
+        passages the caller knows hold what was asked (the product's "Price" line), put first."""
         top_k = top_k or self._top_k
         depth = self._depth or max(RANKED if self._ranker else 20, top_k * 4)
         served = served or self._index.current()
         own = set(served.rows_titled(prefer)) if prefer else set()
-        ranked, best = self.candidates(served, queries, texts, depth, also=own)
+        given = [row for i in first if (row := served.row_of(i)) is not None]
+        ranked, best = self.candidates(served, queries, texts, depth, also=own | set(given))
         if self._ranker is not None and texts:
             ranked = self._ranker.reorder(texts[0], ranked[:RANKED]) + ranked[RANKED:]
+        own |= set(given)
         if own:
-            first = [c for c in ranked if c.row in own][: max(1, top_k // 2)]
-            placed = {c.row for c in first}
-            ranked = first + [c for c in ranked if c.row not in placed]
+            by_row = {c.row: c for c in ranked}
+            front = [by_row[row] for row in given]
+            front += [c for c in ranked if c.row in own and c.row not in given]
+            front = front[: max(1, top_k // 2, len(given))]
+            placed = {c.row for c in front}
+            ranked = front + [c for c in ranked if c.row not in placed]
         kept = [
             ScoredPassage(c.passage, c.cosine)
             for c in ranked
@@ -110,13 +119,15 @@ class Retriever:
         searches: Sequence[tuple[list[np.ndarray], Sequence[str]]],
         *,
         prefer: str | None = None,
+        first: Sequence[str] = (),
     ) -> Retrieval:
         """One retrieval for a question in parts ("will it fit in the Ridgeline 65+10, and how
         long is its warranty?"): each part searched on its own, in the same index version, and
         their passages taken in turn (the best of each part first), up to ``top_k``."""
         served = self._index.current()
         found = [
-            self.search(queries, texts, served=served, prefer=prefer) for queries, texts in searches
+            self.search(queries, texts, served=served, prefer=prefer, first=first)
+            for queries, texts in searches
         ]
         merged: dict[str, ScoredPassage] = {}
         for rank in range(self._top_k):

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import math
 
+from evaluation.answer_eval import stated_polarity
 from evaluation.metrics import hit_at, ndcg_at, recall_at, reciprocal_rank, unique_in_order
 
 
@@ -15,3 +16,14 @@ def test_metrics_on_a_known_ranking() -> None:
     assert math.isclose(ndcg_at(ranked, relevant, 10), (1 + 1 / math.log2(4)) / ideal)
     assert ndcg_at(["a", "b"], relevant, 10) == 1.0
     assert unique_in_order(["a", "a", "b", "a"]) == ["a", "b"]
+
+
+def test_the_polarity_a_first_sentence_states() -> None:
+    assert stated_polarity("Yes, it fits [1]. It is light.") == "yes"
+    assert stated_polarity("You can't return a pitched tent [2].") == "no"
+    assert stated_polarity("It fits the Stormhollow 2 Tent.") == "yes"
+    assert stated_polarity("The fly is green.") is None
+    # a clause each way states neither plainly
+    both = "It is designed to breathe, but it does not have a waterproof membrane [1]."
+    assert stated_polarity(both) is None
+    assert stated_polarity("") is None

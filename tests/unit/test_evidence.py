@@ -8,10 +8,13 @@ from evaluation.answer_eval import declines, facts_found
 from tests.unit.passages import FAQ, FOOTPRINT, JACKET, RETURNS, TENT, hit
 
 
-def choose(question: str, passages: list, earlier: tuple[str, ...] = ()) -> list[str]:
+def choose(
+    question: str, passages: list, earlier: tuple[str, ...] = (), about: str | None = None
+) -> list[str]:
     """The chosen lines with no help from the embedder (every cosine 0)."""
     similarity = [0.0] * len(units(passages))
-    return [e.text for e in select_evidence(question, earlier, passages, similarity).lines]
+    selection = select_evidence(question, earlier, passages, similarity, about=about)
+    return [e.text for e in selection.lines]
 
 
 def test_units_are_verbatim_fields_and_sentences_never_questions_or_labels() -> None:
@@ -122,3 +125,27 @@ def test_plain_words_drop_contractions_and_possessive_endings() -> None:
         "weight",
         "fh-stv-9030",
     ]
+
+
+def test_another_products_line_is_never_shown_as_this_ones() -> None:
+    """On the tent's page "how much is it?" must not quote the footprint's price, however well
+    it matches; a question naming both products may still compare them."""
+    lines = choose("how much is it?", [FOOTPRINT], about="Stormhollow 2 Tent")
+    assert lines == []  # the tent's own record is not among these passages: nothing to quote
+    assert choose("how much is it?", [FOOTPRINT, TENT], about="Stormhollow 2 Tent") == [
+        "Price (GBP): 289"
+    ]
+    both = choose(
+        "Which costs more, the Stormhollow 2 Footprint or the Stormhollow 2 Tent?",
+        [FOOTPRINT, TENT],
+    )
+    assert any(line.startswith("Price") for line in both), both
+
+
+def test_waterproof_asks_for_the_waterproof_rating_not_any_line_with_water() -> None:
+    shell = hit(
+        "Torridon 3L Jacket",
+        "Care: Rinse with clean water only.\nSpecs: Waterproof rating: 20,000 mm hydrostatic head; "
+        "Weight: 420 g",
+    )
+    assert choose("is the Torridon 3L waterproof?", [shell])[0].startswith("Waterproof rating")
