@@ -16,8 +16,8 @@ from app.container import build_container
 from app.dependencies import running_container
 from app.observability.log_masking import mask_personal_data_in_logs
 from app.settings import Settings
-from app.traffic.admission import TurnAdmission
 from app.traffic.body_limit import BodyLimit
+from app.traffic.guards import Guards
 from app.traffic.origins import ShopOrigins
 from app.web import staff, staff_gaps, staff_sign_in, widget
 from app.web.shopper import CSS, build_shopper_page
@@ -56,12 +56,12 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(ops_routes.router)
     app.include_router(widget.router)
 
-    def provider() -> tuple[ConversationService, TurnAdmission, str, str]:
+    def provider() -> tuple[ConversationService, Guards, str, str]:
         container = running_container(app)
         assert container is not None, "the shopper page is served only once the app has started"
         return (
             container.conversations,
-            container.guards.admission,
+            container.guards,
             settings.secret_key,
             settings.shop_name,
         )

@@ -356,7 +356,10 @@ class Settings(BaseSettings):
     client_turns_per_minute: float = Field(
         30.0,
         ge=0,
-        description="Chat turns one client address may start per minute (429 beyond); 0: no limit.",
+        description=(
+            "Chat turns one client address may start per minute, over the API and the Gradio "
+            "page together (429 beyond; the page says so in words); 0: no limit."
+        ),
     )
     client_turn_burst: int = Field(
         10,

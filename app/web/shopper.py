@@ -15,18 +15,20 @@ from app.chat.session_ids import new_session_id
 from app.errors import (
     EngineUnavailableError,
     InvalidMessageError,
+    RateLimitedError,
     ServerBusyError,
     ShopdeskError,
     TranscriptNotFoundError,
     TranscriptsUnavailableError,
 )
 from app.presentation.turns import done_payload
-from app.traffic.admission import TurnAdmission
+from app.traffic.guards import Guards, client_address
 
 logger = logging.getLogger(__name__)
 
-# the service, the admission shared with the API, the secret, the shop's name
-Provider = Callable[[], tuple[ConversationService, TurnAdmission, str, str]]
+# the service, the guards shared with the API (admission, per-client limits), the secret, the
+# shop's name
+Provider = Callable[[], tuple[ConversationService, Guards, str, str]]
 
 CSS = """
 .shopdesk-header h2 {margin-bottom: 0}
@@ -80,7 +82,7 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
             ids: dict[int, int],
             request: gr.Request | None = None,
         ) -> AsyncIterator[tuple[Any, ...]]:
-            service, admission, secret, _ = provider()
+            service, guards, secret, _ = provider()
             product = _page_product(request)
             sid = sid or new_session_id(secret)
             history = [*history, {"role": "user", "content": message}]
@@ -88,7 +90,8 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
             yield history, "", sid, ids, ""
             text = ""
             try:
-                async with admission.slot():
+                guards.within_turn_rate(_client(request, guards.proxy_hops))
+                async with guards.admission.slot():
                     async for event in service.ask(sid, message, product=product):
                         if isinstance(event, Delta):
                             text += event.text
@@ -102,7 +105,7 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
             except InvalidMessageError as exc:
                 history = history[:-2]
                 yield history, message, sid, ids, f"⚠️ {exc}"
-            except ServerBusyError as exc:  # the shopper keeps their message to send again
+            except (ServerBusyError, RateLimitedError) as exc:  # kept, to send again
                 history = history[:-2]
                 yield history, message, sid, ids, f"⏳ {exc}"
             except (EngineUnavailableError, ShopdeskError):
@@ -181,3 +184,9 @@ def _snippet(text: str, limit: int = 110) -> str:
     """One line of the passage, with the characters Markdown would read as formatting removed."""
     flat = " ".join(text.split()).translate(str.maketrans("", "", "*_`[]<>#|"))
     return flat if len(flat) <= limit else flat[:limit].rsplit(" ", 1)[0] + "…"
+
+
+def _client(request: gr.Request | None, proxy_hops: int) -> str:
+    """The address the page's turns are limited by, as the API's are (the same buckets)."""
+    starlette = getattr(request, "request", None) if request is not None else None
+    return client_address(starlette, proxy_hops) if starlette is not None else "unknown"
