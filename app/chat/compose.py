@@ -50,7 +50,12 @@ def composed_pieces(
     evidence is introduced as the closest the pages come."""
     if not lines:
         return []
-    head = lead_in(passages[lines[0].number - 1], closest=partial)
+    pages = list(dict.fromkeys(_page(passages[line.number - 1]) for line in lines))
+    if len(pages) > 1:  # lines of two products' pages: each named, none passed off as the other's
+        where = _pages_say(pages)
+        head = f"The closest I can find is what {where}:" if partial else f"Here is what {where}:"
+    else:
+        head = lead_in(passages[lines[0].number - 1], closest=partial)
     return [
         head,
         *(
@@ -60,6 +65,23 @@ def composed_pieces(
             for i, line in enumerate(lines)
         ),
     ]
+
+
+def _page(hit: ScoredPassage) -> str:
+    """Which page a line comes from, as far as the lead-in tells them apart: a product's own
+    page by its name; the help pages as one."""
+    passage = hit.passage
+    return f"the {passage.title}" if passage.kind == "product" else "our help pages"
+
+
+def _pages_say(pages: list[str]) -> str:
+    """'our product pages for the Stormhollow 2 Footprint and the Stormhollow 3 Tent say', or
+    with the help pages: '... and our help pages say'."""
+    products = [p for p in pages if p != "our help pages"]
+    named = " and ".join(products)
+    if len(products) == len(pages):
+        return f"our product pages for {named} say"
+    return f"our product page for {named} and our help pages say"
 
 
 def lead_in(hit: ScoredPassage, *, closest: bool = False) -> str:

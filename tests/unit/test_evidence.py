@@ -114,6 +114,16 @@ def test_the_lead_in_agrees_with_where_the_lines_come_from() -> None:
     assert "".join(composed_pieces([line], [FAQ])).startswith("Here is what our help pages say:")
     closest = "".join(composed_pieces([line], [FAQ], partial=True))
     assert closest.startswith("The closest I can find is what our help pages say:")
+    # lines of two products' pages: each page named, neither line passed off as the other's
+    two = [Evidence(1, "Price (GBP): 35"), Evidence(2, "Price (GBP): 289")]
+    assert "".join(composed_pieces(two, [FOOTPRINT, TENT])).startswith(
+        "Here is what our product pages for the Stormhollow 2 Footprint and the Stormhollow 2 "
+        "Tent say:"
+    )
+    mixed = [Evidence(1, "Price (GBP): 35"), Evidence(2, "Yes, within 60 minutes of placing it.")]
+    assert "".join(composed_pieces(mixed, [FOOTPRINT, FAQ])).startswith(
+        "Here is what our product page for the Stormhollow 2 Footprint and our help pages say:"
+    )
 
 
 def test_plain_words_drop_contractions_and_possessive_endings() -> None:
