@@ -11,8 +11,8 @@ mentions. The chosen evidence is judged against the question's specifics instead
 - a name the question gives (a place, a scheme, a brand: a capitalised word that is not the
   question's first) must appear in the shop's pages;
 - a field the question asks about, of a kind the shop lists for other products ("how far does
-  the beam reach?"), must be in the record of the product asked about, or in the chosen lines
-  (a policy page may answer it);
+  the beam reach?"), must be in the record of the product asked about, or in a policy or FAQ
+  page of the turn (which may answer it);
 - and the evidence must hold the question's own words (besides the product name and chat
   shorthand the pages never use; a misspelt word as the pages spell it), weighed by how
   rare each is in the shop's pages: "Can I hire a tent?" is not answered by a line about
@@ -95,15 +95,12 @@ def judge(
     for name in _names(plain):  # a name the shop's pages mention anywhere is no unknown
         if not all(w in known or vocabulary.knows(stem(w)) for w in _WORD.findall(name.lower())):
             return Verdict(False, "unknown_name")
-    if (
-        catalog is not None
-        and product is not None
-        and _about_a_field(question, product, selection, passages)
-    ):
-        fields = sorted(_asked_of(question, product) - _not_records(passages))
-        unlisted = catalog.unlisted(product, fields)
-        if unlisted:
-            return Verdict(False, "not_listed", missing=unlisted[0])
+    if catalog is not None and product is not None:
+        own_words = _asked_of(question, product)
+        if _about_a_field(own_words, product, selection, passages):
+            unlisted = catalog.unlisted(product, sorted(own_words - _not_records(passages)))
+            if unlisted:
+                return Verdict(False, "not_listed", missing=unlisted[0])
     if coverage(question, selection, vocabulary) < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
@@ -139,7 +136,10 @@ def _asked_of(question: str, product: Product) -> frozenset[str]:
 
 
 def _about_a_field(
-    question: str, product: Product, selection: Selection, passages: Sequence[ScoredPassage]
+    asked: frozenset[str],
+    product: Product,
+    selection: Selection,
+    passages: Sequence[ScoredPassage],
 ) -> bool:
     """Whether the question asks for a product's detail that the chosen lines do not give: the
     best line is a record's (a warranty or care question answered from a policy page is not
@@ -151,7 +151,7 @@ def _about_a_field(
         return False
     if passage.document_id != product.document_id:
         return True
-    return not _asked_of(question, product) & stems(best.text)
+    return not asked & stems(best.text)
 
 
 def _not_records(passages: Sequence[ScoredPassage]) -> frozenset[str]:

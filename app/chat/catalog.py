@@ -73,7 +73,6 @@ class Catalog:
             for word in name_words(product.title):
                 self._titles_by_word[word].append(product.title)
         self._words: dict[str, set[str]] = defaultdict(set)  # document id → its records' stems
-        fields: dict[str, set[str]] = defaultdict(set)  # document id → its field names' stems
         # document id → (passage id, its field names' stems), in the record's order
         self._labelled: dict[str, list[tuple[str, frozenset[str]]]] = defaultdict(list)
         for passage in passages:
@@ -83,10 +82,13 @@ class Catalog:
             labels: set[str] = set()
             for unit in units([ScoredPassage(passage, 0.0)]):
                 labels |= field_label(unit.text)
-            fields[passage.document_id] |= labels
             self._labelled[passage.document_id].append((passage.id, frozenset(labels)))
         # a field name's stem → how many products list a field named with it
-        self._fields = Counter(word for names in fields.values() for word in names)
+        self._fields = Counter(
+            word
+            for record in self._labelled.values()
+            for word in frozenset().union(*(labels for _, labels in record))
+        )
 
     def __len__(self) -> int:
         return len(self._documents)

@@ -69,9 +69,9 @@ class TurnSearch:
         for part in question_parts(question)[1:]:  # a further question in the message
             searches.append(([await self._encoder.encode(about + part)], [part]))
         page = focus.product.title if focus is not None and focus.page else None
-        # "how much is it?" about a product the question does not name: its record's Price line
-        fields = catalog.holding(focus.product, asked_stems(question)) if focus is not None else []
-        first = fields[:2] if focus is not None and not focus.named else []
+        first: list[str] = []
+        if focus is not None and not focus.named:  # "how much is it?": its record's Price line
+            first = catalog.holding(focus.product, asked_stems(question))[:2]
         if len(searches) == 1:
             retrieval = self._retriever.search(queries, texts, prefer=page, first=first)
         else:

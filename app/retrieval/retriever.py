@@ -93,12 +93,11 @@ class Retriever:
         top_k = top_k or self._top_k
         depth = self._depth or max(RANKED if self._ranker else 20, top_k * 4)
         served = served or self._index.current()
-        own = set(served.rows_titled(prefer)) if prefer else set()
         given = [row for i in first if (row := served.row_of(i)) is not None]
-        ranked, best = self.candidates(served, queries, texts, depth, also=own | set(given))
+        own = {*(served.rows_titled(prefer) if prefer else ()), *given}
+        ranked, best = self.candidates(served, queries, texts, depth, also=own)
         if self._ranker is not None and texts:
             ranked = self._ranker.reorder(texts[0], ranked[:RANKED]) + ranked[RANKED:]
-        own |= set(given)
         if own:
             by_row = {c.row: c for c in ranked}
             front = [by_row[row] for row in given]
