@@ -90,7 +90,7 @@ class Selection:
 
     lines: tuple[Evidence, ...]
     product: str | None
-    held_words: frozenset[str]  # every word stem of the chosen lines and their pages' titles
+    held_words: frozenset[str]  # every word stem of the chosen lines, their pages and sections
 
 
 def units(passages: Sequence[ScoredPassage]) -> list[Unit]:
@@ -164,7 +164,8 @@ def select_evidence(
         covered |= held
     words: set[str] = set()
     for _, unit, _ in chosen:
-        words |= stems(f"{unit.passage.passage.title} {unit.text}")
+        page = unit.passage.passage
+        words |= stems(f"{page.title} {page.section} {unit.text}")
     lines = tuple(Evidence(u.number, _quoted_text(u, chosen), round(s, 4)) for s, u, _ in chosen)
     return Selection(lines, product, frozenset(words))
 

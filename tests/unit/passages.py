@@ -6,10 +6,13 @@ from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
 
 
-def hit(title: str, text: str, *, kind: str = "product", doc: str = "") -> ScoredPassage:
+def hit(
+    title: str, text: str, *, kind: str = "product", doc: str = "", section: str = ""
+) -> ScoredPassage:
     passage = Passage(
-        f"p-{title}", doc or f"d-{title}", "s", title, title, "", "", kind, text, text, "h", 9
-    )
+        f"p-{title}", doc or f"d-{title}", "s", title, section or title, "", "", kind, text, text,
+        "h", 9,
+    )  # fmt: skip
     return ScoredPassage(passage, 0.5)
 
 

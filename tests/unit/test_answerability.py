@@ -69,6 +69,20 @@ def test_rare_words_weigh_more_than_common_ones() -> None:
     assert 0 < coverage("tent hire", selection, words) < 0.5
 
 
+def test_the_section_a_line_sits_under_holds_words_too() -> None:
+    # a table row says "CCTV recordings | 30 days": how long it is *kept* is its section's heading
+    kept = hit(
+        "Privacy Notice",
+        "| CCTV recordings | 30 days, unless needed to investigate an incident |",
+        kind="policy",
+        section="Privacy Notice › How long we keep your information",
+    )
+    bare = hit("Privacy Notice", kept.passage.text, kind="policy")
+    question = "How long do you keep CCTV footage?"
+    assert verdict(question, [kept], shop=[*SHOP, kept]) == (True, None, False)
+    assert verdict(question, [bare], shop=[*SHOP, kept])[2] is True
+
+
 def test_no_evidence_at_all_is_declined() -> None:
     assert verdict("anything", []) == (False, "no_match", False)
 
