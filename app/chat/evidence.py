@@ -115,13 +115,17 @@ def select_evidence(
     *,
     about: str | None = None,
     max_lines: int = 2,
+    parts: Sequence[tuple[str, Sequence[float]]] = (),
 ) -> Selection:
     """The units of ``passages`` that best answer ``question``.
 
     ``earlier`` holds the conversation's earlier questions, newest first (a follow-up's product
     is named there); ``similarity`` the cosine of the question with each of ``units(passages)``;
     ``about`` the title of the product the turn is about when the question does not name one
-    (the shopper's page's, or the one the last answer was about).
+    (the shopper's page's, or the one the last answer was about). ``parts`` are the questions of
+    a message that asks more than one ("Which pack will the tent fit in, and how long is that
+    pack's warranty?"), each with its own cosines: each part's lines are chosen as a question's
+    are, so every part is answered.
     """
     candidates = units(passages)
     titles = [h.passage.title for h in passages if h.passage.kind == "product"]
@@ -129,8 +133,44 @@ def select_evidence(
         product = None  # a comparison: every product's lines may answer
     else:
         product = subject([question], passages) or about or subject(earlier, passages)
-    asked = asked_stems(question)
-    scored: list[tuple[float, Unit, frozenset[str]]] = []
+    chosen: list[_Scored]
+    if len(parts) > 1:
+        chosen = []
+        for text, cosines in parts:
+            # a part that names no product may be about the product's case, not its record
+            # ("…, and how long is that pack's warranty?"): its record's lines earn no bonus
+            named = subject([text], passages) if product is not None else None
+            ranked = _ranked(asked_stems(text), candidates, cosines, passages, product, named)
+            shown = {c[1].text for c in chosen}
+            chosen.extend(_chosen([r for r in ranked if r[1].text not in shown], max_lines))
+    else:
+        chosen = _chosen(
+            _ranked(asked_stems(question), candidates, similarity, passages, product), max_lines
+        )
+    words: set[str] = set()
+    for _, unit, _ in chosen:
+        page = unit.passage.passage
+        words |= stems(f"{page.title} {page.section} {unit.text}")
+    lines = tuple(Evidence(u.number, _quoted_text(u, chosen), round(s, 4)) for s, u, _ in chosen)
+    return Selection(lines, product, frozenset(words))
+
+
+_Scored = tuple[float, Unit, frozenset[str]]  # a unit's score and the question's words it holds
+
+
+def _ranked(
+    asked: frozenset[str],
+    candidates: Sequence[Unit],
+    similarity: Sequence[float],
+    passages: Sequence[ScoredPassage],
+    product: str | None,
+    favoured: str | None = "",
+) -> list[_Scored]:
+    """The candidates that may answer, best first; another product's lines are left out when
+    ``product`` is known, and the ``favoured`` product's record (by default ``product``'s) is
+    ranked up."""
+    favoured = product if favoured == "" else favoured
+    scored: list[_Scored] = []
     asks = {h.passage.id: _asks(asked, h.passage) for h in passages}
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     for unit, cosine in zip(candidates, similarity, strict=True):
@@ -145,10 +185,17 @@ def select_evidence(
         if product is not None and unit.passage.passage.kind == "product":
             if unit.passage.passage.title != product:
                 continue  # another product's line is never shown as this one's ("Price: 349")
-            score += PRODUCT_WEIGHT  # its record over a general page
+            if product == favoured:
+                score += PRODUCT_WEIGHT  # its record over a general page
         scored.append((score, unit, held))
     scored.sort(key=lambda s: -s[0])
-    chosen: list[tuple[float, Unit, frozenset[str]]] = []
+    return scored
+
+
+def _chosen(scored: Sequence[_Scored], max_lines: int) -> list[_Scored]:
+    """The best unit, and the next ones that answer a part of the question it does not (or are
+    on its record), within a margin of it."""
+    chosen: list[_Scored] = []
     covered: set[str] = set()
     for score, unit, held in scored:
         if len(chosen) >= max_lines:
@@ -162,15 +209,10 @@ def select_evidence(
             continue
         chosen.append((score, unit, held))
         covered |= held
-    words: set[str] = set()
-    for _, unit, _ in chosen:
-        page = unit.passage.passage
-        words |= stems(f"{page.title} {page.section} {unit.text}")
-    lines = tuple(Evidence(u.number, _quoted_text(u, chosen), round(s, 4)) for s, u, _ in chosen)
-    return Selection(lines, product, frozenset(words))
+    return chosen
 
 
-def _quoted_text(unit: Unit, chosen: Sequence[tuple[float, Unit, frozenset[str]]]) -> str:
+def _quoted_text(unit: Unit, chosen: Sequence[_Scored]) -> str:
     """A prose sentence is quoted with the one after it (which often completes it: the phone
     number after "call us", the amount after "there is a fee"), unless that one is chosen
     too or the two are too long to quote."""
@@ -271,9 +313,17 @@ def _quotable(text: str) -> list[tuple[str, str]]:
             found.append((line, ""))
     return [
         (u, more)
-        for u, more in found
+        for u, more in (piece for unit in found for piece in _clauses(*unit))
         if len(content_words(u)) >= 2 and len(u) <= MAX_QUOTE_CHARS and not u.endswith("?")
     ]
+
+
+def _clauses(unit: str, more: str) -> list[tuple[str, str]]:
+    """A unit too long to quote as its clauses ("backpacks and cookware 5 years; tents, …
+    3 years; …"), each verbatim; a unit that fits, as it is."""
+    if len(unit) <= MAX_QUOTE_CHARS:
+        return [(unit, more)]
+    return [(clause.strip(), "") for clause in unit.split("; ")]
 
 
 def _sentences(prose: str) -> list[tuple[str, str]]:

@@ -40,6 +40,7 @@ from app.retrieval.line_vectors import LineVectors
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retriever
+from app.retrieval.rewrite import asked_questions
 from app.sessions.base import SessionStore, Turn
 from app.sessions.turn_vectors import TurnVectorCache
 
@@ -89,6 +90,7 @@ class ChatService:
         self._format = prompt_format
         self._options = options
         self._lines = line_vectors
+        self._encoder = encoder
         self._page_facts: tuple[str, asyncio.Future[PageFacts]] | None = None  # version, counting
         self._leaks = PromptLeakDetector(prompt_format.system, prompt_format.canary)
         shop = options.shop_name
@@ -295,7 +297,13 @@ class ChatService:
     ) -> Selection:
         self.warm_lines()
         texts = [unit.text for unit in units(passages)]
-        similarity = (await self._lines.vectors(texts)) @ vector if texts else []
+        lines = await self._lines.vectors(texts) if texts else None
+        similarity = lines @ vector if lines is not None else []
+        parts: list[tuple[str, list[float]]] = []
+        if lines is not None:  # each question of a message that asks several, its own lines
+            for part in asked_questions(question):
+                cosines = lines @ await self._encoder.encode(part)
+                parts.append((part, [float(x) for x in cosines]))
         earlier = [t.question for t in reversed(turns)][: self._options.history_turns_for_retrieval]
         # the page's product; the one talked about when its record is among the passages (else
         # the conversation's words say which it is)
@@ -303,7 +311,7 @@ class ChatService:
         if focus is not None and not focus.page and all(h.passage.title != about for h in passages):
             about = None
         return select_evidence(
-            question, earlier, passages, [float(x) for x in similarity], about=about
+            question, earlier, passages, [float(x) for x in similarity], about=about, parts=parts
         )
 
     def warm_lines(self) -> None:

@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+_QUESTION_WORDS = (
+    r"(?:how|what|which|when|where|who|whose|is|are|can|could|do|does|will|would|should|has|have)"
+)
 # Where a second question starts: "…, and how long is its warranty?", "…? What does it weigh?"
 _NEXT_QUESTION = re.compile(
-    r"(?:,\s*(?:and\s+)?|\s+and\s+|\?\s+)(?=(?:how|what|which|when|where|who|whose|is|are|"
-    r"can|could|do|does|will|would|should|has|have)\b)",
-    re.IGNORECASE,
+    rf"(?:,\s*(?:and\s+)?|\s+and\s+|\?\s+)(?={_QUESTION_WORDS}\b)", re.IGNORECASE
 )
+# A part that opens as a question does ("can I", "what's", not "can't pay")
+_OPENS_QUESTION = re.compile(rf"{_QUESTION_WORDS}\b(?!n?'t)", re.IGNORECASE)
 
 
 def query_texts(question: str, earlier_questions: Sequence[str], *, turns: int = 2) -> list[str]:
@@ -34,4 +37,15 @@ def question_parts(question: str) -> list[str]:
     parts = [p.strip(" ,") for p in _NEXT_QUESTION.split(question) if p.strip(" ,")]
     if len(parts) < 2 or any(len(p.split()) < 3 for p in parts):
         return [question]
+    return parts
+
+
+def asked_questions(question: str) -> list[str]:
+    """The questions of a message that asks more than one, each opening as a question does
+    ("Which pack will the tent fit in, and how long is that pack's warranty?"); [] for a
+    message that asks one, or tells something first ("I'm a Gold member, can I get more
+    time?")."""
+    parts = question_parts(question)
+    if len(parts) < 2 or not all(_OPENS_QUESTION.match(p) for p in parts):
+        return []
     return parts

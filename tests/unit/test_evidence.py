@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.chat.compose import PARTIAL, composed_pieces
 from app.chat.evidence import Evidence, select_evidence, units
+from app.retrieval.published_index import ScoredPassage
 from evaluation.answer_eval import declines, facts_found
 from tests.unit.passages import FAQ, FOOTPRINT, JACKET, RETURNS, TENT, hit
 
@@ -84,6 +85,47 @@ def test_available_asks_for_sizes_and_stock() -> None:
 def test_two_part_questions_get_a_line_for_each_part() -> None:
     lines = choose("What's the price and weight of the Cairngorm 800?", [JACKET, TENT])
     assert set(lines) == {"Price (GBP): 260", "Weight: 470 g (size M)"}
+
+
+WARRANTY = hit(
+    "How long is the warranty on my product?",
+    "Question: How long is the warranty on my product?\n"
+    "Answer: It depends on the product category and runs from the date of delivery or "
+    "collection: backpacks and cookware 5 years; tents, footprints, sleeping bags and stoves "
+    "3 years; waterproof jackets and trousers, other clothing, hiking boots, sleeping mats, "
+    "trekking poles, headlamps, torches, GPS units and power banks 2 years; trail and approach "
+    "shoes, socks, water filters and kids' clothing and footwear 1 year. Our Warranty page "
+    "explains what is and isn't covered.",
+    kind="faq",
+)
+
+
+def test_a_sentence_too_long_to_quote_is_quoted_by_its_clauses() -> None:
+    texts = [u.text for u in units([WARRANTY])]
+    assert "tents, footprints, sleeping bags and stoves 3 years" in texts
+    assert all(len(t) <= 300 and t in WARRANTY.passage.text for t in texts)
+    # the FAQ's opening is its answer's first clause, not the pointer sentence after it
+    assert "backpacks and cookware 5 years" in choose("How long is the warranty?", [WARRANTY])[0]
+
+
+def test_each_question_of_a_message_gets_its_own_lines() -> None:
+    question = "Will the Stormhollow 2 Footprint fit my tent, and how long is the tent's warranty?"
+    passages = [FOOTPRINT, WARRANTY]
+    found = units(passages)
+
+    def close_to(passage: ScoredPassage) -> list[float]:  # the embedder's view, made up
+        return [0.6 if u.passage is passage else 0.0 for u in found]
+
+    alone = select_evidence(question, (), passages, close_to(FOOTPRINT))
+    assert all("3 years" not in e.text for e in alone.lines)  # the record's lines win
+    parts = [
+        ("Will the Stormhollow 2 Footprint fit my tent", close_to(FOOTPRINT)),
+        ("how long is the tent's warranty?", close_to(WARRANTY)),
+    ]
+    both = select_evidence(question, (), passages, close_to(FOOTPRINT), parts=parts)
+    texts = [e.text for e in both.lines]
+    assert texts[0].startswith("Compatibility: Fits the Stormhollow 2 Tent only")
+    assert "tents, footprints, sleeping bags and stoves 3 years" in texts
 
 
 def test_the_best_line_is_chosen_even_when_it_is_poor_the_verdict_judges_it() -> None:

@@ -11,7 +11,7 @@ from app.index.versions import IndexVersion
 from app.retrieval.lexical import LexicalIndex
 from app.retrieval.published_index import ServedIndex
 from app.retrieval.retriever import Retriever
-from app.retrieval.rewrite import query_texts, question_parts
+from app.retrieval.rewrite import asked_questions, query_texts, question_parts
 from app.retrieval.terms import identifiers, index_terms
 
 
@@ -104,6 +104,19 @@ def test_a_message_asking_two_questions_is_searched_in_parts() -> None:
     ]
     for one in ("Is it red, and blue?", "how heavy is it", "Can I return boots and how?"):
         assert question_parts(one) == [one]
+
+
+def test_a_message_asks_several_questions_only_when_each_part_opens_as_one() -> None:
+    assert asked_questions("Will the Nightjar 500 fit, and what's the warranty on it?") == [
+        "Will the Nightjar 500 fit",
+        "what's the warranty on it?",
+    ]
+    for one in (
+        "I'm a Gold member, can I get more time?",  # something told, then one question
+        "I'm a Bronze member and can't pay on time. Can I get an extension?",
+        "How heavy is the Stormhollow 2 Tent?",
+    ):
+        assert asked_questions(one) == [], one
 
 
 def test_the_parts_passages_are_taken_in_turn_from_one_version() -> None:
