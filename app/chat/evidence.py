@@ -61,6 +61,8 @@ PRODUCT_WEIGHT = 0.3
 RANK_PENALTY = 0.02
 LABEL_WEIGHT = 0.15
 SECOND_LINE_MARGIN = 0.4  # a second line must score within this of the first
+RANGE_HELD = "#range"  # held by a table row whose range holds a number the question gives
+RANGE_WEIGHT = 0.3  # as telling as the product asked about: the measurement's own row
 # An FAQ whose own question holds this share of the shopper's words answers it: its answer's
 # opening is ranked up by FAQ_WEIGHT (its words are in its title, so they earn no word weight).
 FAQ_MATCH = 0.75
@@ -75,6 +77,7 @@ class Unit:
     text: str
     passage: ScoredPassage
     continued: str = ""  # the unit with the sentence after it, verbatim ("" when none)
+    header: str = ""  # a table row's header row ("| Size | Chest (cm) | Waist (cm) |")
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,10 @@ def units(passages: Sequence[ScoredPassage]) -> list[Unit]:
     """Every quotable unit of ``passages``, in passage order."""
     found: list[Unit] = []
     for number, hit in enumerate(passages, start=1):
-        found.extend(Unit(number, text, hit, more) for text, more in _quotable(hit.passage.text))
+        found.extend(
+            Unit(number, text, hit, more, header)
+            for text, more, header in _quotable(hit.passage.text)
+        )
     return found
 
 
@@ -140,25 +146,31 @@ def select_evidence(
             # a part that names no product may be about the product's case, not its record
             # ("…, and how long is that pack's warranty?"): its record's lines earn no bonus
             named = subject([text], passages) if product is not None else None
-            ranked = _ranked(asked_stems(text), candidates, cosines, passages, product, named)
+            ranked = _ranked(text, asked_stems(text), candidates, cosines, passages, product, named)
             shown = {c[1].text for c in chosen}
             chosen.extend(_chosen([r for r in ranked if r[1].text not in shown], max_lines))
     else:
         chosen = _chosen(
-            _ranked(asked_stems(question), candidates, similarity, passages, product), max_lines
+            _ranked(question, asked_stems(question), candidates, similarity, passages, product),
+            max_lines,
         )
     words: set[str] = set()
-    for _, unit, _ in chosen:
+    lines: list[Evidence] = []
+    for score, unit, _ in chosen:
         page = unit.passage.passage
-        words |= stems(f"{page.title} {page.section} {unit.text}")
-    lines = tuple(Evidence(u.number, _quoted_text(u, chosen), round(s, 4)) for s, u, _ in chosen)
-    return Selection(lines, product, frozenset(words))
+        words |= stems(f"{page.title} {page.section} {unit.header} {unit.text}")
+        header = Evidence(unit.number, unit.header, round(score, 4))
+        if unit.header and all(e.text != unit.header for e in lines):
+            lines.append(header)  # what the row's cells are, shown above it
+        lines.append(Evidence(unit.number, _quoted_text(unit, chosen), round(score, 4)))
+    return Selection(tuple(lines), product, frozenset(words))
 
 
 _Scored = tuple[float, Unit, frozenset[str]]  # a unit's score and the question's words it holds
 
 
 def _ranked(
+    question: str,
     asked: frozenset[str],
     candidates: Sequence[Unit],
     similarity: Sequence[float],
@@ -175,8 +187,13 @@ def _ranked(
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     for unit, cosine in zip(candidates, similarity, strict=True):
         named = stems(f"{unit.passage.passage.title} {unit.passage.passage.section}")
-        held = frozenset((asked - named) & stems(unit.text))
+        if unit.header:
+            held = _row_held(question, asked - named, unit)
+        else:
+            held = frozenset((asked - named) & stems(unit.text))
         score = cosine + WORD_WEIGHT * len(held) - RANK_PENALTY * unit.number
+        if RANGE_HELD in held:
+            score += RANGE_WEIGHT  # the row the shopper's measurement falls in
         label = field_label(unit.text)
         if asks[unit.passage.passage.id] >= FAQ_MATCH and openings[id(unit.passage)] is unit:
             score += FAQ_WEIGHT  # the shop's own answer to the question the shopper asked
@@ -296,26 +313,74 @@ FIELD_NAMES = {
 }
 
 
-def _quotable(text: str) -> list[tuple[str, str]]:
-    """Quotable units with their continuation: record fields (a "Specs: a: 1; b: 2" line as its
-    fields), FAQ answers and prose as sentences, each a verbatim substring of ``text``; a
-    sentence's continuation is it and the sentence after it, as written ("" for the last)."""
-    found: list[tuple[str, str]] = []
-    for line in (raw.strip() for raw in _LINE.findall(text)):
+def _quotable(text: str) -> list[tuple[str, str, str]]:
+    """Quotable units with their continuation and, for a table's row, its header row: record
+    fields (a "Specs: a: 1; b: 2" line as its fields), FAQ answers and prose as sentences,
+    table rows as they are, each a verbatim substring of ``text``; a sentence's continuation is
+    it and the sentence after it, as written ("" for the last). A table's header row says what
+    its rows' cells are and is no statement of its own."""
+    found: list[tuple[str, str, str]] = []
+    lines = [raw.strip() for raw in _LINE.findall(text)]
+    header = ""
+    for number, line in enumerate(lines):
         if not line or line.startswith(_NOT_STATEMENTS):
             continue
+        if _TABLE_RULE.match(line):
+            continue
+        if line.startswith("|"):
+            following = lines[number + 1] if number + 1 < len(lines) else ""
+            if _TABLE_RULE.match(following):
+                header = line  # "| Size | Chest (cm) |" above "|---|---|"
+            else:
+                found.append((line, "", header))
+            continue
+        header = ""
         fields = _fields(line)
         if fields:
-            found.extend((f, "") for f in fields)
+            found.extend((f, "", "") for f in fields)
         elif len(line) > 120 or line.startswith("Answer:") or line.startswith("Description:"):
-            found.extend(_sentences(_unlabelled(line)))
+            found.extend((unit, more, "") for unit, more in _sentences(_unlabelled(line)))
         else:
-            found.append((line, ""))
+            found.append((line, "", ""))
     return [
-        (u, more)
-        for u, more in (piece for unit in found for piece in _clauses(*unit))
+        (u, more, head)
+        for text_, more_, head in found
+        for u, more in _clauses(text_, more_)
         if len(content_words(u)) >= 2 and len(u) <= MAX_QUOTE_CHARS and not u.endswith("?")
     ]
+
+
+_TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}")  # "|---|---|", under a table's header row
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+_RANGE = re.compile(r"^(\d+(?:\.\d+)?)\s*[–-]\s*(\d+(?:\.\d+)?)$")
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip() for cell in row.strip().strip("|").split("|")]
+
+
+def _row_held(question: str, asked: frozenset[str], unit: Unit) -> frozenset[str]:
+    """The question's words a table row holds, its header's included; a number the question
+    gives counts only in a column it names (any column when it names none), and falls in a
+    range there: a 100 cm chest is the row "| M | 97–102 | 82–87 |" under
+    "| Size | Chest (cm) | Waist (cm) |", not the XXL row with a waist of 100–106."""
+    numbers = {n: float(n) for n in _NUMBER.findall(question)}
+    names = [stems(_UNIT_OF_MEASURE.sub("", cell)) & asked for cell in _cells(unit.header)]
+    columns = [i for i, name in enumerate(names) if name] or range(len(names))
+    cells = _cells(unit.text)
+    held = set(asked & stems(f"{unit.header} {_NUMBER.sub(' ', unit.text)}"))
+    for column in columns:
+        cell = cells[column] if column < len(cells) else ""
+        found = _RANGE.match(cell)
+        for text, number in numbers.items():
+            if cell == text:
+                held.add(text)
+            elif found and float(found.group(1)) <= number <= float(found.group(2)):
+                held.add(RANGE_HELD)
+    return frozenset(held)
+
+
+_UNIT_OF_MEASURE = re.compile(r"\([^)]*\)")  # "Chest (cm)": the column is the chest's
 
 
 def _clauses(unit: str, more: str) -> list[tuple[str, str]]:

@@ -128,6 +128,33 @@ def test_each_question_of_a_message_gets_its_own_lines() -> None:
     assert "tents, footprints, sleeping bags and stoves 3 years" in texts
 
 
+SIZES = hit(
+    "Size Guide",
+    "Applies to men's jackets and to all unisex items.\n"
+    "| Size | Chest (cm) | Waist (cm) |\n|---|---|---|\n| S | 91–96 | 76–81 |\n"
+    "| M | 97–102 | 82–87 |\n| XXL | 115–121 | 100–106 |\n"
+    "Unisex items are sized using the men's chest measurements above.",
+    kind="policy",
+    section="Size Guide › Men's clothing",
+)
+
+
+def test_a_tables_rows_are_units_under_their_header_which_is_none() -> None:
+    found = {u.text: u.header for u in units([SIZES])}
+    assert found["| M | 97–102 | 82–87 |"] == "| Size | Chest (cm) | Waist (cm) |"
+    assert "| Size | Chest (cm) | Waist (cm) |" not in found  # no statement of its own
+    assert not any(text.startswith("|---") for text in found)
+    assert found["Unisex items are sized using the men's chest measurements above."] == ""
+
+
+def test_a_measurement_finds_the_row_it_falls_in_shown_under_its_header() -> None:
+    lines = choose("Which men's size should I buy with a 100 cm chest?", [SIZES])
+    # the chest column's 97–102, not the XXL row's waist of 100–106
+    assert lines[:2] == ["| Size | Chest (cm) | Waist (cm) |", "| M | 97–102 | 82–87 |"]
+    for line in lines:
+        assert line in SIZES.passage.text
+
+
 def test_the_best_line_is_chosen_even_when_it_is_poor_the_verdict_judges_it() -> None:
     assert len(choose("Do you sell kayaks?", [FOOTPRINT, RETURNS])) >= 1
     assert choose("anything", []) == []
