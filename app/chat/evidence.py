@@ -56,10 +56,10 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "lasts": ("runtime", "burn", "battery"),
 }
 # Weights of the unit score, fitted on the tuning part of the labelled shop questions.
-WORD_WEIGHT = 0.15
+WORD_WEIGHT = 0.05
 PRODUCT_WEIGHT = 0.3
-RANK_PENALTY = 0.02
-LABEL_WEIGHT = 0.15
+RANK_PENALTY = 0.04
+LABEL_WEIGHT = 0.25
 SECOND_LINE_MARGIN = 0.4  # a second line must score within this of the first
 RANGE_HELD = "#range"  # held by a table row whose range holds a number the question gives
 RANGE_WEIGHT = 0.3  # as telling as the product asked about: the measurement's own row
