@@ -57,6 +57,8 @@ _NEGATION = re.compile(
     re.IGNORECASE,
 )
 _YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
+# a sentence that answers yes or no: "Yes, …", "No, …", "The answer is yes, …"
+_STATES_YES_NO = re.compile(r"^\W*(?:(?:the\s+)?answer\s+is:?\s+)?(yes|no)\b", re.IGNORECASE)
 _LINE = re.compile(r"[^\n]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _NAME = re.compile(r"(?<=\S )(?:[A-Z][a-z]+|[A-Z]{2,})\b")
@@ -121,7 +123,8 @@ def restates(sentence: str, lines: Sequence[str], *, question: str, product: str
     restate them: every figure and code is in the lines (or the question), most of the
     sentence's words (the product's own name aside: a record's lines do not repeat it) are in
     one line, and the sentence agrees with that line on negation and on words negated by a
-    prefix. A yes or a no the model adds is a claim the lines must make too.
+    prefix. A yes or a no the model adds is a claim the lines must make too: the line it
+    restates must answer the same yes or no (the shop's FAQ answer "Yes, within 60 minutes").
     """
     body = MARKER.sub(" ", sentence)
     given = " ".join(lines) + " " + question
@@ -135,7 +138,14 @@ def restates(sentence: str, lines: Sequence[str], *, question: str, product: str
     best = max(lines, key=lambda line: len(words & _words(line)), default="")
     if len(words & _words(best)) < RESTATED * len(words):
         return False
+    said = _STATES_YES_NO.match(body)
+    if said and not _same_answer(said, _STATES_YES_NO.match(MARKER.sub(" ", best))):
+        return False  # "The answer is yes" beside "Gold members have their fee waived"
     return _negated(body) == _negated(best) and not _opposed(body, best)
+
+
+def _same_answer(said: re.Match[str], shown: re.Match[str] | None) -> bool:
+    return shown is not None and shown.group(1).lower() == said.group(1).lower()
 
 
 def declines(text: str) -> bool:

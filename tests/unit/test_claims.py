@@ -91,3 +91,19 @@ def test_beside_the_shown_lines_the_model_may_only_restate_them() -> None:
     # most words of one line, not a few of each: the wheelchair access is in no line
     assert not said("Tents are wheelchair accessible for 30 days.")
     assert not said("Yes, unused items.")  # a yes with too little to hold it against
+
+
+def test_a_yes_or_no_beside_the_lines_must_be_the_lines_own() -> None:
+    waived = ["4. Membership Privileges: Find out how much the extra fee will be for upgraded "
+              "overnight shipping", "- Gold members have their fee waived"]  # fmt: skip
+    question = "I'm a Gold member. Do I have to pay extra to upgrade to overnight shipping?"
+    for sentence in (
+        "The answer is yes, you can upgrade to overnight shipping for Gold members [1].",
+        "Yes, Gold members can upgrade to overnight shipping.",
+    ):
+        assert not restates(sentence, waived, question=question, product=None), sentence
+    faq = ["Yes, within 60 minutes of placing it.", "Go to My Account and choose 'Change'."]
+    asked = "Can I change my order?"
+    assert restates("Yes, within 60 minutes of placing it [1].", faq, question=asked, product=None)
+    assert not restates("No, not within 60 minutes of placing it.", faq, question=asked,
+                        product=None)  # fmt: skip
