@@ -60,12 +60,13 @@ def test_shop_retrieval_stays_above_its_floor(settings: Settings, embedder: Any)
 # A fixed sample of the report part (every fourth question: answerable, unanswerable, yes/no,
 # follow-ups), answered by vLLM through the service's own pipeline. Floors sit under the figures
 # of the full report part in docs/QUALITY.md by the spread seen between runs.
-# Report part, 2026-11-30 (21:04 run): key facts 0.73, all key facts 0.69, unanswerable declined
-# 0.50, wrongly declined 0.20 (0.16 of them hedged: the closest lines shown with a person offered),
-# unsupported figures 0, wrong polarity 0 (the verified policy shows a model sentence only when it
-# restates a shown line); this sample in that run: 0.64, 0.59, 0.55, 0.13, 0, 0.
-ANSWER_FLOORS = {"key_facts": 0.58, "all_key_facts": 0.53, "declined_unanswerable": 0.45}
-ANSWER_CEILINGS = {"wrongly_declined": 0.25, "unsupported_figures": 0.02, "wrong_polarity": 0.17}
+# Report part, 2026-12-01 (05:54 run on 2e8f9ea): key facts 0.765, all key facts 0.729,
+# unanswerable declined 0.583, wrongly declined 0.133 (0.095 of them hedged: the closest lines
+# shown with a person offered), unsupported figures 0, wrong polarity 0 (the verified policy
+# shows a model sentence only when it restates a shown line); this sample in that run: 0.67,
+# 0.65, 0.64, 0.09, 0, 0 (in the 2026-11-30 21:04 run: 0.64, 0.59, 0.55, 0.13, 0, 0).
+ANSWER_FLOORS = {"key_facts": 0.62, "all_key_facts": 0.6, "declined_unanswerable": 0.55}
+ANSWER_CEILINGS = {"wrongly_declined": 0.15, "unsupported_figures": 0.02, "wrong_polarity": 0.17}
 
 
 @pytest.mark.timeout(1800)  # 65 answers from vLLM on a CPU: about 2 minutes alone on 2 vCPUs
