@@ -31,7 +31,7 @@ from app.sessions.resilient import ResilientSessionStore
 from app.sessions.turn_vectors import TurnVectorCache
 from app.settings import Settings
 from app.traffic.guards import Guards, build_guards
-from app.transcripts.durable import durable_transcripts
+from app.transcripts.durable import DurableTranscripts, OutboxStats, durable_transcripts
 from app.transcripts.review import TranscriptReview
 from app.transcripts.store import SqlTranscripts
 
@@ -51,6 +51,7 @@ class Container:
     conversations: ConversationService
     metrics: ChatMetrics
     guards: Guards
+    transcript_writes: OutboxStats  # whether the transcript database takes writes, the outbox
 
 
 @asynccontextmanager
@@ -74,16 +75,7 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
         with contextlib.suppress(IndexNotPublishedError):  # embedded while the engine starts
             served = index.current().version
             line_vectors.warm_soon(served.id, quotable_lines(served.passages))
-        transcripts = SqlTranscripts.open(settings.transcripts_url)
-        stack.callback(transcripts.close)
-        durable = await stack.enter_async_context(
-            durable_transcripts(
-                transcripts,
-                settings.transcript_outbox_path,
-                write_timeout_s=settings.transcript_write_timeout_s,
-                retry_max_s=settings.transcript_retry_max_s,
-            )
-        )
+        transcripts, durable = await transcript_writes(settings, stack)
         store = ResilientSessionStore(
             await _session_store(settings),
             recorded=durable.session_turns,
@@ -149,7 +141,27 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
             conversations=conversations,
             metrics=metrics,
             guards=build_guards(settings, metrics),
+            transcript_writes=durable.stats,
         )
+
+
+async def transcript_writes(
+    settings: Settings, stack: AsyncExitStack
+) -> tuple[SqlTranscripts, DurableTranscripts]:
+    """The transcript database and the durable writer over it, its flusher running. A database
+    that does not answer yet is no reason not to start: the outbox takes the writes and the
+    flusher migrates the database once it answers (a URL that cannot work still fails here)."""
+    transcripts = SqlTranscripts.open(settings.transcripts_url)
+    stack.callback(transcripts.close)
+    durable = await stack.enter_async_context(
+        durable_transcripts(
+            transcripts,
+            settings.transcript_outbox_path,
+            write_timeout_s=settings.transcript_write_timeout_s,
+            retry_max_s=settings.transcript_retry_max_s,
+        )
+    )
+    return transcripts, durable
 
 
 async def _session_store(settings: Settings) -> SessionStore:

@@ -5,7 +5,7 @@
   listens again on the same port.
 - ``RedisServer``: a private ``redis-server`` on a free port, keeping nothing on disk (like the
   production one), that a test kills and starts again.
-- ``fresh_postgres_database()``: a migrated database of its own on the shared server.
+- ``fresh_postgres_database()``: a migrated (or empty) database of its own on the shared server.
 - ``engine_core_pids()``: the in-process vLLM engines' EngineCore processes, to stop or kill.
 """
 
@@ -152,15 +152,17 @@ class RedisServer:
 
 
 @contextmanager
-def fresh_postgres_database() -> Iterator[str]:
-    """The URL of a new, migrated database on the shared server, dropped afterwards."""
+def fresh_postgres_database(*, migrated: bool = True) -> Iterator[str]:
+    """The URL of a new database on the shared server (migrated unless ``migrated`` is False),
+    dropped afterwards."""
     admin = create_engine(POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT")
     name = f"shopdesk_faults_{secrets.token_hex(6)}"
     with admin.connect() as connection:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
     try:
         url = admin.url.set(database=name).render_as_string(hide_password=False)
-        upgrade(url)
+        if migrated:
+            upgrade(url)
         yield url
     finally:
         with admin.connect() as connection:

@@ -7,9 +7,9 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Path
+from fastapi import APIRouter, Depends, HTTPException, Path, Response
 from fastapi.responses import StreamingResponse
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, model_validator
 from starlette.types import Receive, Scope, Send
 
 from app.api.problems import PROBLEM_RESPONSES
@@ -65,9 +65,32 @@ class MessageIn(BaseModel):
 
 
 class FeedbackIn(BaseModel):
-    message_id: int = Field(ge=1, le=2**31 - 1)  # an INTEGER column in PostgreSQL
+    """The rated answer is named by exactly one of ``turn_index`` (from its `done` event: known
+    at once, even while the transcript database is down) and ``message_id``."""
+
+    turn_index: int | None = Field(
+        None, ge=0, le=2**31 - 1, description="The answer's `turn_index` from its `done` event"
+    )
+    message_id: int | None = Field(  # an INTEGER column in PostgreSQL
+        None, ge=1, le=2**31 - 1, description="The answer's `message_id` from its `done` event"
+    )
     rating: Literal[1, -1]
     comment: ReadableText | None = Field(None, max_length=2000)
+
+    @model_validator(mode="after")
+    def _one_answer(self) -> FeedbackIn:
+        if (self.turn_index is None) == (self.message_id is None):
+            raise ValueError(
+                "name the rated answer by exactly one of turn_index and message_id "
+                "(both are in the answer's done event)"
+            )
+        return self
+
+
+class FeedbackOut(BaseModel):
+    recorded: bool = Field(description="False: the rating waits to be saved after the answer")
+    feedback_id: int | None = Field(description="The stored rating's id; null until it is saved")
+    detail: str
 
 
 class EscalationIn(BaseModel):
@@ -178,11 +201,33 @@ class _SlotStream(StreamingResponse):
             self._slot.release()
 
 
-@router.post("/sessions/{session}/feedback", status_code=201)
-async def rate(body: FeedbackIn, service: ConversationsDep, session: Session) -> dict[str, int]:
-    """Rate one of this session's answers; 404 for an answer that is not the session's."""
-    feedback_id = await service.rate(session, body.message_id, body.rating, body.comment)
-    return {"feedback_id": feedback_id}
+@router.post(
+    "/sessions/{session}/feedback",
+    status_code=201,
+    response_model=FeedbackOut,
+    responses={202: {"model": FeedbackOut, "description": "Accepted; saved once it can be"}},
+)
+async def rate(
+    body: FeedbackIn, service: ConversationsDep, session: Session, response: Response
+) -> FeedbackOut:
+    """Rate one of this session's answers: 201 once stored; 202 while it waits to be stored
+    (the transcript database is down, or the answer itself is not stored yet); 404 for an
+    answer that is not the session's."""
+    feedback_id = await service.rate(
+        session,
+        rating=body.rating,
+        comment=body.comment,
+        message_id=body.message_id,
+        turn_index=body.turn_index,
+    )
+    if feedback_id is None:
+        response.status_code = 202
+        return FeedbackOut(
+            recorded=False,
+            feedback_id=None,
+            detail="Thanks: your rating is kept and will be saved with the answer shortly.",
+        )
+    return FeedbackOut(recorded=True, feedback_id=feedback_id, detail="Thanks: rating saved.")
 
 
 @router.post("/sessions/{session}/escalate", response_model=Handoff)

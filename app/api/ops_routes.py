@@ -21,14 +21,26 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz", responses={503: PROBLEM_RESPONSES[503]})
 async def readyz(container: ContainerDep) -> dict[str, str]:
-    """Ready once an index version is served and the engine answers; else 503 saying which."""
+    """Ready once an index version is served and the engine answers; else 503 saying which.
+    Shoppers are answered while the transcript database is down, so that is 200 with status
+    "degraded" and the reason (as last seen by a write or the outbox flusher)."""
     served = await asyncio.to_thread(container.index.current)  # 503 until one is published
     if not await container.engine.healthy():
         raise EngineUnavailableError("the generation engine is not healthy")
-    return {
+    ready = {
         "status": "ready",
         "index_version": served.version.id,
         "engine": container.engine.description,
+    }
+    writes = container.transcript_writes
+    if writes.database_up:
+        return ready
+    return {
+        **ready,
+        "status": "degraded",
+        "reason": "the transcript database is unreachable; transcript writes wait in the "
+        f"outbox ({writes.depth} queued)"
+        + ("" if writes.schema_current else "; its schema is migrated once it answers"),
     }
 
 

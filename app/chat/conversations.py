@@ -25,8 +25,14 @@ class TranscriptWriter(Protocol):
     async def record_turn(self, turn: FinishedTurn) -> int | None: ...
 
     async def record_feedback(
-        self, *, session_id: str, message_id: int, rating: int, comment: str | None
-    ) -> int: ...
+        self,
+        *,
+        session_id: str,
+        rating: int,
+        comment: str | None,
+        message_id: int | None = None,
+        turn_index: int | None = None,
+    ) -> int | None: ...
 
     async def record_escalation(self, *, session_id: str, reason: str) -> int | None: ...
 
@@ -91,9 +97,24 @@ class ConversationService:
         """Start the conversation on a product's page (its SKU or URL)."""
         await self._chat.open_on(session_id, product)
 
-    async def rate(self, session_id: str, message_id: int, rating: int, comment: str | None) -> int:
+    async def rate(
+        self,
+        session_id: str,
+        *,
+        rating: int,
+        comment: str | None,
+        message_id: int | None = None,
+        turn_index: int | None = None,
+    ) -> int | None:
+        """Rate one of the session's answers, named by its turn index (known before the answer
+        is stored) or its message id; the stored rating's id, or None while it waits in the
+        outbox to be stored after the answer."""
         feedback_id = await self._transcripts.record_feedback(
-            session_id=session_id, message_id=message_id, rating=rating, comment=comment
+            session_id=session_id,
+            rating=rating,
+            comment=comment,
+            message_id=message_id,
+            turn_index=turn_index,
         )
         self._metrics.feedback.labels(rating="up" if rating > 0 else "down").inc()
         return feedback_id

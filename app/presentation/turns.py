@@ -14,10 +14,12 @@ from app.chat.turn import AnswerParts, FinishedTurn, PassageRecord
 
 
 def done_payload(turn: FinishedTurn, message_id: int | None) -> dict[str, Any]:
-    """The `done` event: ``message_id`` is null and ``recorded`` false while the transcript
-    database is down (the turn waits in the outbox; it cannot be rated until stored);
+    """The `done` event: ``turn_index`` names the answer for a rating at any time;
+    ``message_id`` is null and ``recorded`` false while the transcript database is down (the
+    turn waits in the outbox; a rating by ``turn_index`` waits there after it);
     ``failure`` says why the engine gave no full answer (the answer then says so too)."""
     return {
+        "turn_index": turn.turn_index,
         "message_id": message_id,
         "recorded": message_id is not None,
         "failure": turn.failure,

@@ -9,12 +9,33 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import URL, Engine, create_engine, event, make_url
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Session, sessionmaker
+
+from app.errors import ConfigurationError
 
 logger = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 CONNECT_TIMEOUT_S = 5
+
+
+# What "the database is unreachable" looks like: anything else is a fault of the work itself.
+_UNREACHABLE = (
+    sa_exc.OperationalError,
+    sa_exc.InterfaceError,
+    sa_exc.DisconnectionError,
+    sa_exc.TimeoutError,
+    TimeoutError,
+    OSError,
+)
+
+
+def is_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not be reached (down, cut off, too slow)."""
+    if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(exc, _UNREACHABLE)
 
 
 def normalise_url(url: str) -> URL:
@@ -35,8 +56,16 @@ def _enable_sqlite_foreign_keys(dbapi_connection: Any, _record: Any) -> None:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; a SQLite file gets its folder created and foreign keys enforced."""
-    parsed = normalise_url(url)
+    """An engine for ``url``; a SQLite file gets its folder created and foreign keys enforced.
+    Connects to nothing yet; a URL no engine can be made from is a ``ConfigurationError``."""
+    try:
+        parsed = normalise_url(url)
+        parsed.get_dialect().import_dbapi()  # an unknown scheme or a missing driver fails here
+    except (sa_exc.ArgumentError, ImportError) as exc:
+        raise ConfigurationError(
+            f"SHOPDESK_DATABASE_URL cannot be used ({exc}); give a SQLAlchemy URL such as "
+            "postgresql://user@host/db or sqlite:///path/transcripts.sqlite3"
+        ) from exc
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         if database and database != ":memory:" and not database.startswith("file:"):

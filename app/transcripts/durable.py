@@ -4,7 +4,9 @@ A turn is written to the database at once when it answers; when it does not (ref
 or slower than ``write_timeout_s``), the turn goes to the local outbox and the shopper still
 gets the answer. A background flusher retries with back-off and writes every queued entry
 exactly once (the database writes are idempotent). While the database is known to be down,
-writes go straight to the outbox instead of waiting on it.
+writes go straight to the outbox instead of waiting on it. A rating of an answer that waits in
+the outbox (or given while the database is down) waits there too, after the answer. A service
+started while the database was unreachable migrates it from the flusher once it answers.
 """
 
 from __future__ import annotations
@@ -14,37 +16,20 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
-from sqlalchemy import exc as sa_exc
-
 from app.chat.turn import FinishedTurn
-from app.errors import TranscriptsUnavailableError
-from app.transcripts.outbox import Escalation, TranscriptOutbox
+from app.errors import TranscriptNotFoundError, TranscriptsUnavailableError
+from app.transcripts.db import is_unreachable
+from app.transcripts.outbox import Escalation, Pending, Rating, TranscriptOutbox
 from app.transcripts.store import SqlTranscripts
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-# What "the database is unreachable" looks like: anything else is a fault of the write itself.
-_UNREACHABLE = (
-    sa_exc.OperationalError,
-    sa_exc.InterfaceError,
-    sa_exc.DisconnectionError,
-    sa_exc.TimeoutError,
-    TimeoutError,
-    OSError,
-)
-
-
-def is_unreachable(exc: BaseException) -> bool:
-    if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
-        return True
-    return isinstance(exc, _UNREACHABLE)
 
 
 @dataclass
@@ -55,6 +40,7 @@ class OutboxStats:
     queued: int = 0  # writes that had to wait since the start
     flushed: int = 0  # queued writes stored since the start
     database_up: bool = True
+    schema_current: bool = True  # False from a start while the database was down until migrated
 
 
 class DurableTranscripts:
@@ -73,7 +59,9 @@ class DurableTranscripts:
         self._retry_min = retry_min_s
         self._retry_max = retry_max_s
         self._wake = asyncio.Event()
-        self.stats = OutboxStats(depth=outbox.depth())
+        self.stats = OutboxStats(
+            depth=outbox.depth(), database_up=sql.migrated, schema_current=sql.migrated
+        )
 
     @property
     def outbox(self) -> TranscriptOutbox:
@@ -101,25 +89,32 @@ class DurableTranscripts:
         return None
 
     async def record_feedback(
-        self, *, session_id: str, message_id: int, rating: int, comment: str | None
-    ) -> int:
-        """Store a rating; raises TranscriptsUnavailableError while the database is down (the
-        shopper can rate again: nothing else depends on it)."""
-        if not self.stats.database_up:
-            raise TranscriptsUnavailableError("ratings cannot be saved right now; try again soon")
-        try:
-            return await self._bounded(
-                self._sql.record_feedback(
-                    session_id=session_id, message_id=message_id, rating=rating, comment=comment
-                )
-            )
-        except Exception as exc:
-            if not is_unreachable(exc):
-                raise
-            self._went_down(exc)
-            raise TranscriptsUnavailableError(
-                "ratings cannot be saved right now; try again soon"
-            ) from exc
+        self,
+        *,
+        session_id: str,
+        rating: int,
+        comment: str | None,
+        message_id: int | None = None,
+        turn_index: int | None = None,
+    ) -> int | None:
+        """The stored rating's id, or None when it waits in the outbox: the database is down,
+        or the rated turn itself still waits there (the rating is then stored after it).
+        Raises TranscriptNotFoundError when the database says the session has no such answer."""
+        given = Rating(session_id, rating, comment, datetime.now(UTC), turn_index, message_id)
+        if turn_index is not None:
+            waiting = await asyncio.to_thread(self._outbox.turns_of, session_id)
+            rated = [t for t in waiting if t.turn_index == turn_index]
+            if rated:
+                given = replace(given, turn_created_at=rated[-1].created_at)
+        if self.stats.database_up and given.turn_created_at is None:
+            try:
+                return await self._bounded(self._sql.record_feedback(given))
+            except Exception as exc:
+                if not is_unreachable(exc):
+                    raise
+                self._went_down(exc)
+        await self._queue(given)
+        return None
 
     async def session_turns(self, session_id: str) -> list[FinishedTurn]:
         """Every turn of a session, stored or queued, in order; raises
@@ -140,12 +135,15 @@ class DurableTranscripts:
         return sorted(merged.values(), key=lambda t: (t.turn_index, t.created_at))
 
     async def flush(self) -> bool:
-        """Write what waits in the outbox; True when it is empty and the database answers."""
+        """Write what waits in the outbox; True when it is empty and the database answers.
+        A database the service started without is migrated first."""
+        if not await self._migrated():
+            return False
         while True:
             batch = await asyncio.to_thread(self._outbox.pending)
             if not batch:
                 return await self._probe()
-            stored = 0
+            stored = dropped = 0
             for entry in batch:
                 try:
                     await self._bounded(self._write(entry.record))
@@ -153,6 +151,11 @@ class DurableTranscripts:
                     if is_unreachable(exc):
                         self._went_down(exc)
                         return False
+                    if await self._unratable(entry.record, exc):
+                        logger.warning("queued rating %d names no stored answer; dropped", entry.id)
+                        await asyncio.to_thread(self._outbox.remove, entry.id)
+                        dropped += 1
+                        continue
                     logger.exception("queued transcript write %d refused; kept", entry.id)
                     await asyncio.to_thread(self._outbox.note_failure, entry.id, repr(exc))
                     continue
@@ -162,7 +165,7 @@ class DurableTranscripts:
                 self._came_back()
             self.stats.depth = await asyncio.to_thread(self._outbox.depth)
             logger.info("flushed %d queued transcript writes, %d left", stored, self.stats.depth)
-            if stored == 0:  # only refused writes are left: try them again later
+            if stored == dropped == 0:  # only refused writes are left: try them again later
                 return False
 
     async def keep_flushing(self) -> None:
@@ -184,9 +187,11 @@ class DurableTranscripts:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self._retry_max)
 
-    async def _write(self, record: FinishedTurn | Escalation) -> int:
+    async def _write(self, record: Pending) -> int:
         if isinstance(record, FinishedTurn):
             return await self._sql.record_turn(record)
+        if isinstance(record, Rating):
+            return await self._sql.record_feedback(record)
         return await self._sql.record_escalation(
             session_id=record.session_id, reason=record.reason, at=record.at
         )
@@ -194,6 +199,28 @@ class DurableTranscripts:
     async def _bounded(self, work: Awaitable[T]) -> T:
         # On time-out the worker thread may still finish the write: the replay is idempotent.
         return await asyncio.wait_for(work, timeout=self._timeout)
+
+    async def _migrated(self) -> bool:
+        """Whether the schema is current, migrating it when the database answers now."""
+        if self.stats.schema_current:
+            return True
+        try:
+            await self._sql.migrate()  # not time-bounded: two migrations must never overlap
+        except Exception as exc:
+            if not is_unreachable(exc):
+                raise
+            return False
+        self.stats.schema_current = True
+        self._came_back()
+        return True
+
+    async def _unratable(self, record: Pending, exc: Exception) -> bool:
+        """A queued rating of an answer the database does not hold, whose turn is not queued
+        either: nothing will ever match it (a made-up turn index, another session's id)."""
+        if not isinstance(record, Rating) or not isinstance(exc, TranscriptNotFoundError):
+            return False
+        waiting = await asyncio.to_thread(self._outbox.turns_of, record.session_id)
+        return not any(t.turn_index == record.turn_index for t in waiting)
 
     async def _probe(self) -> bool:
         if self.stats.database_up:
@@ -207,7 +234,7 @@ class DurableTranscripts:
         self._came_back()
         return True
 
-    async def _queue(self, record: FinishedTurn | Escalation) -> None:
+    async def _queue(self, record: Pending) -> None:
         await asyncio.to_thread(self._outbox.put, record)
         self.stats.queued += 1
         self.stats.depth = await asyncio.to_thread(self._outbox.depth)

@@ -12,38 +12,68 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.chat.turn import FinishedTurn
 from app.transcripts import reads, writes
-from app.transcripts.db import make_engine, session_factory, upgrade
+from app.transcripts.db import is_unreachable, make_engine, session_factory, upgrade
+from app.transcripts.outbox import Rating
 
 logger = logging.getLogger(__name__)
 
 
 class SqlTranscripts:
-    def __init__(self, engine: Engine) -> None:
+    """``migrated``: whether the schema is known to be current (False after a start while the
+    database was unreachable, until ``migrate`` succeeds)."""
+
+    def __init__(self, engine: Engine, *, migrated: bool = True) -> None:
         self.engine = engine
         self.sessions: sessionmaker[Session] = session_factory(engine)
+        self.migrated = migrated
 
     @classmethod
     def open(cls, url: str) -> SqlTranscripts:
-        """Migrate the database to the latest schema, then connect."""
-        upgrade(url)
+        """Connect, and migrate the database to the latest schema. A database that cannot be
+        reached is migrated later (``migrate``); a URL that cannot work fails here."""
         engine = make_engine(url)
-        logger.info("transcripts in %s", engine.url.render_as_string(hide_password=True))
-        return cls(engine)
+        transcripts = cls(engine, migrated=False)
+        rendered = engine.url.render_as_string(hide_password=True)
+        try:
+            transcripts._upgrade()
+        except Exception as exc:
+            if not is_unreachable(exc):
+                engine.dispose()
+                raise
+            logger.warning(
+                "transcript database %s unreachable at start (%s); writes wait in the outbox "
+                "and the schema is migrated once it answers",
+                rendered,
+                exc,
+            )
+        logger.info("transcripts in %s", rendered)
+        return transcripts
+
+    async def migrate(self) -> None:
+        """Bring the schema up to date (once); raises as the database does."""
+        if not self.migrated:
+            await asyncio.to_thread(self._upgrade)
+            logger.info("transcript database migrated")
+
+    def _upgrade(self) -> None:
+        upgrade(self.engine.url.render_as_string(hide_password=False))
+        self.migrated = True
 
     async def record_turn(self, turn: FinishedTurn) -> int:
         return await asyncio.to_thread(self._record_turn, turn)
 
-    async def record_feedback(
-        self, *, session_id: str, message_id: int, rating: int, comment: str | None
-    ) -> int:
+    async def record_feedback(self, rating: Rating) -> int:
         def run() -> int:
             with self.sessions() as session:
                 return writes.record_feedback(
                     session=session,
-                    session_id=session_id,
-                    message_id=message_id,
-                    rating=rating,
-                    comment=comment,
+                    session_id=rating.session_id,
+                    rating=rating.rating,
+                    comment=rating.comment,
+                    message_id=rating.message_id,
+                    turn_index=rating.turn_index,
+                    turn_created_at=rating.turn_created_at,
+                    at=rating.at,
                 )
 
         return await asyncio.to_thread(run)

@@ -148,20 +148,56 @@ def record_turn(*, session: Session, turn: FinishedTurn) -> int:
     raise AssertionError("unreachable")
 
 
+def _rated_message(
+    session: Session,
+    session_id: str,
+    *,
+    message_id: int | None,
+    turn_index: int | None,
+    turn_created_at: datetime | None,
+) -> Message | None:
+    """The session's answer a rating names: by message id, or by turn key. A turn that was
+    queued carries its own time too: it is found by that time even where the database stored
+    it under another index (its index was taken by then)."""
+    stmt = select(Message).join(Conversation).where(Conversation.session_id == session_id)
+    if message_id is not None:
+        return session.scalars(stmt.where(Message.id == message_id)).one_or_none()
+    if turn_created_at is not None:
+        same_time = session.scalars(stmt.where(Message.created_at == turn_created_at)).all()
+        at_index = [m for m in same_time if m.turn_index == turn_index]
+        if at_index or same_time:
+            return (at_index or same_time)[0]
+    return session.scalars(stmt.where(Message.turn_index == turn_index)).first()
+
+
 def record_feedback(
-    *, session: Session, session_id: str, message_id: int, rating: int, comment: str | None
+    *,
+    session: Session,
+    session_id: str,
+    rating: int,
+    comment: str | None,
+    message_id: int | None = None,
+    turn_index: int | None = None,
+    turn_created_at: datetime | None = None,
+    at: datetime | None = None,
 ) -> int:
-    """Store a shopper's rating (+1 or -1) of one of their own answers; a later rating of the
-    same answer replaces the earlier one. Raises ``TranscriptNotFoundError`` for a message that
-    is not the session's."""
+    """Store a shopper's rating (+1 or -1) of one of their own answers, named by ``message_id``
+    or by its turn key (``turn_index``, and the turn's time when known). A later rating of the
+    same answer replaces the earlier one: ``at`` (now by default) is when it was given, so a
+    replay from the outbox neither duplicates it nor overwrites a newer one. Raises
+    ``TranscriptNotFoundError`` for an answer that is not the session's."""
     if rating not in (1, -1):
         raise ValueError(f"rating must be +1 or -1, not {rating!r}")
-    stmt = (
-        select(Message)
-        .join(Conversation)
-        .where(Message.id == message_id, Conversation.session_id == session_id)
+    if (message_id is None) == (turn_index is None):
+        raise ValueError("name the rated answer by exactly one of message_id and turn_index")
+    at = at or _now()
+    message = _rated_message(
+        session,
+        session_id,
+        message_id=message_id,
+        turn_index=turn_index,
+        turn_created_at=turn_created_at,
     )
-    message = session.scalars(stmt).one_or_none()
     if message is None:
         session.rollback()
         raise TranscriptNotFoundError("no such answer in this conversation")
@@ -170,10 +206,14 @@ def record_feedback(
     feedback = session.scalars(
         select(Feedback).where(Feedback.message_id == message.id)
     ).one_or_none()
+    if feedback is not None and feedback.created_at > at:  # a later rating is stored already
+        feedback_id = feedback.id
+        session.rollback()
+        return feedback_id
     if feedback is None:
         feedback = Feedback(message_id=message.id)
         session.add(feedback)
-    feedback.rating, feedback.created_at = rating, _now()
+    feedback.rating, feedback.created_at = rating, at
     feedback.comment = mask_personal_data(comment) if comment else None
     session.flush()
     conversation.lowest_rating = session.scalar(

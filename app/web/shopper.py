@@ -19,7 +19,6 @@ from app.errors import (
     ServerBusyError,
     ShopdeskError,
     TranscriptNotFoundError,
-    TranscriptsUnavailableError,
 )
 from app.presentation.turns import done_payload
 from app.traffic.guards import Guards, client_address
@@ -42,7 +41,7 @@ or use “Talk to a person” below."
 def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
     with gr.Blocks(title=f"{shop_name} · Help") as page:
         session = gr.State(None)  # the signed session id, created on the first message
-        answers = gr.State({})  # chat index of each answer → its transcript message id
+        answers = gr.State({})  # chat index of each answer → its turn index (what rates it)
         gr.Markdown(
             f"## {shop_name} help\nAsk about products, sizes, delivery, returns and orders. "
             "Answers come from our help pages, with their sources.",
@@ -99,8 +98,8 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
                             yield history, "", sid, ids, ""
                         elif isinstance(event, Recorded):
                             history[-1] = {"role": "assistant", "content": _with_sources(event)}
-                            if event.message_id is not None:  # None: stored later, unratable
-                                ids = {**ids, len(history) - 1: event.message_id}
+                            # rated by its turn key: known even while the database is down
+                            ids = {**ids, len(history) - 1: event.turn.turn_index}
                             yield history, "", sid, ids, ""
             except InvalidMessageError as exc:
                 history = history[:-2]
@@ -117,15 +116,15 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
             ids: dict[int, int], sid: str | None, note: str, data: gr.LikeData
         ) -> tuple[str, str]:
             index = data.index if isinstance(data.index, int) else data.index[0]
-            message_id = ids.get(index)
-            if sid is None or message_id is None:
+            turn_index = ids.get(index)
+            if sid is None or turn_index is None:
                 return note, "You can rate an answer once it has finished."
             service, _, _, _ = provider()
             rating = 1 if data.liked else -1
             try:
-                await service.rate(sid, message_id, rating, note.strip() or None)
-            except TranscriptsUnavailableError:
-                return note, "Sorry, ratings can't be saved right now; please try again soon."
+                await service.rate(
+                    sid, rating=rating, comment=note.strip() or None, turn_index=turn_index
+                )
             except TranscriptNotFoundError:
                 return note, "That answer can't be rated in this conversation."
             return "", "Thanks for the feedback!"

@@ -89,7 +89,13 @@ def test_ratings_belong_to_their_own_session(live_server: LiveServer) -> None:
     rated = httpx.post(
         url, json={"message_id": done["message_id"], "rating": -1, "comment": "vague"}
     )
-    assert rated.status_code == 201
+    assert rated.status_code == 201 and rated.json()["recorded"] is True
+    # the same answer named by its turn key: the rating is replaced, not added
+    by_turn = httpx.post(url, json={"turn_index": done["turn_index"], "rating": 1})
+    assert by_turn.status_code == 201
+    assert by_turn.json()["feedback_id"] == rated.json()["feedback_id"]
+    no_such_turn = httpx.post(url, json={"turn_index": done["turn_index"] + 5, "rating": 1})
+    assert no_such_turn.status_code == 404
     other = start(live_server)
     stolen = httpx.post(
         f"{live_server.url}/api/sessions/{other}/feedback",

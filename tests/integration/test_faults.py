@@ -10,6 +10,7 @@ killed and restarted: about three minutes on two CPU cores) runs, under the vLLM
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import os
 import secrets
@@ -19,25 +20,30 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
+from contextlib import AsyncExitStack
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from anyio.from_thread import BlockingPortal
+from fastapi import Response
 from sqlalchemy import func, select
 
-from app.api.chat_routes import _events
+from app.api.chat_routes import FeedbackIn, _events, rate
+from app.api.ops_routes import readyz
 from app.chat.conversations import ConversationService, Recorded
 from app.chat.outcome import ENGINE_FAILED, Delta
 from app.chat.service import ChatService
 from app.chat.turn import FinishedTurn
-from app.container import _session_store
+from app.container import _session_store, transcript_writes
 from app.engine.supervisor import supervised_engine
-from app.errors import TranscriptsUnavailableError
+from app.errors import ConfigurationError
 from app.index import versions
 from app.observability.metrics import ChatMetrics
+from app.presentation.turns import done_payload
 from app.retrieval.published_index import PublishedIndex
 from app.sessions.base import SessionStore
 from app.sessions.memory import MemorySessionStore
@@ -46,9 +52,10 @@ from app.sessions.turn_vectors import TurnVectorCache
 from app.settings import Settings
 from app.transcripts.db import make_engine, session_factory, upgrade
 from app.transcripts.durable import DurableTranscripts, durable_transcripts
-from app.transcripts.models import Escalation, Message
-from app.transcripts.outbox import TranscriptOutbox
-from app.transcripts.reads import session_turns
+from app.transcripts.models import Conversation, Escalation, Message
+from app.transcripts.outbox import Rating, TranscriptOutbox
+from app.transcripts.reads import get_conversation, session_turns
+from app.transcripts.records import ConversationDetail
 from app.transcripts.store import SqlTranscripts
 from app.transcripts.writes import record_turn
 from ingest.pipeline import run_ingest
@@ -152,11 +159,9 @@ def test_postgres_outage_queues_turns_durably_and_stores_each_once(
                 await asyncio.to_thread(proxy.cut)
                 during = [await send(service, session_id, q) for q in QUESTIONS[1:3]]
                 handoff = await service.hand_to_human(session_id, "please call me")
-                rating_error = ""
-                try:
-                    await service.rate(session_id, before[0].message_id or 0, 1, None)
-                except TranscriptsUnavailableError as exc:
-                    rating_error = str(exc)
+                rating = await service.rate(
+                    session_id, rating=-1, comment=None, message_id=before[0].message_id
+                )
                 queued = durable.stats.depth
                 reader = TranscriptOutbox(outbox_path)  # the file, read as another process would
                 on_disk = reader.depth()
@@ -164,13 +169,16 @@ def test_postgres_outage_queues_turns_durably_and_stores_each_once(
                 await asyncio.to_thread(proxy.restore)
                 await until(lambda: durable.stats.database_up and not durable.stats.depth)
                 after = await send(service, session_id, QUESTIONS[3])
-                await service.rate(session_id, before[0].message_id or 0, 1, "thanks")
+                rerated = await service.rate(
+                    session_id, rating=1, comment="thanks", message_id=before[0].message_id
+                )
                 return {
                     "before": before,
                     "during": during,
                     "after": after,
                     "handoff": handoff,
-                    "rating_error": rating_error,
+                    "rating": rating,
+                    "rerated": rerated,
                     "queued": queued,
                     "on_disk": on_disk,
                     "stats": durable.stats,
@@ -184,9 +192,9 @@ def test_postgres_outage_queues_turns_durably_and_stores_each_once(
     assert all(r.message_id is None for r in during)  # answered, but waiting in the outbox
     assert all(r.turn.answer and r.turn.failure is None for r in [*before, *during, after])
     assert result["handoff"] == "A member of our team will pick this up."
-    assert "ratings cannot be saved right now" in result["rating_error"]
-    assert result["queued"] == result["on_disk"] == 3  # two turns and the escalation
-    assert result["stats"].flushed == 3
+    assert result["rating"] is None and result["rerated"]  # queued, then stored at once
+    assert result["queued"] == result["on_disk"] == 4  # two turns, the escalation, the rating
+    assert result["stats"].flushed == 4
 
     stored = stored_turns(postgres_url, session_id)
     assert [t.turn_index for t in stored] == [0, 1, 2, 3]
@@ -197,7 +205,212 @@ def test_postgres_outage_queues_turns_durably_and_stores_each_once(
         escalations = session.scalar(select(func.count()).select_from(Escalation))
     engine.dispose()
     assert escalations == 1
+    (rated,) = [m for m in staff_view(postgres_url, session_id).messages if m.feedback]
+    assert rated.turn_index == 0 and rated.feedback  # the later rating replaced the queued one
+    assert (rated.feedback.rating, rated.feedback.comment) == (1, "thanks")
     report("postgres-outage", sent=4, answered=4, refused=0, lost=4 - len(stored))
+
+
+def test_an_answer_given_during_an_outage_is_rated_by_its_turn_key(
+    portal: BlockingPortal, stack: Any, postgres_url: str, tmp_path: Path
+) -> None:
+    """The shopper rates through the API's route while PostgreSQL is cut: 202, the ratings
+    wait in the outbox after the answers they rate, and staff see them once flushed."""
+    session_id = secrets.token_urlsafe(16)
+    with TcpProxy("127.0.0.1", 5432) as proxy:
+        sql = SqlTranscripts(make_engine(through(postgres_url, proxy.port)))
+
+        async def scenario() -> dict[str, Any]:
+            async with durable_transcripts(
+                sql, tmp_path / "outbox.sqlite3", write_timeout_s=5, retry_max_s=1
+            ) as durable:
+                service = conversation_service(
+                    stack, store=MemorySessionStore(ttl_s=600), transcripts=durable
+                )
+                stored = await send(service, session_id, QUESTIONS[2])
+                await asyncio.to_thread(proxy.cut)
+                queued = await send(service, session_id, QUESTIONS[3])
+                done = done_payload(queued.turn, queued.message_id)
+                answers: list[tuple[int, dict[str, Any]]] = []
+                for body in (
+                    FeedbackIn(turn_index=0, rating=-1),  # stored before the cut
+                    FeedbackIn(turn_index=done["turn_index"], rating=-1, comment="too short"),
+                    FeedbackIn(turn_index=done["turn_index"], rating=1, comment="fine, thanks"),
+                ):
+                    response = Response()
+                    out = await rate(body, service, session_id, response)
+                    answers.append((response.status_code, out.model_dump()))
+                depth = durable.stats.depth
+                await asyncio.to_thread(proxy.restore)
+                await until(lambda: durable.stats.database_up and not durable.stats.depth)
+                return {"stored": stored, "done": done, "answers": answers, "depth": depth}
+
+        result = portal.call(scenario)
+        sql.close()
+
+    assert result["stored"].message_id is not None
+    assert result["done"]["recorded"] is False and result["done"]["turn_index"] == 1
+    for status, body in result["answers"]:
+        assert status == 202, body
+        assert body["recorded"] is False and body["feedback_id"] is None
+        assert "will be saved" in body["detail"]
+    assert result["depth"] == 4  # the answer and the three ratings
+    view = staff_view(postgres_url, session_id)
+    ratings = {
+        m.turn_index: (m.feedback.rating, m.feedback.comment) for m in view.messages if m.feedback
+    }
+    assert ratings == {0: (-1, None), 1: (1, "fine, thanks")}  # the later rating won
+    assert view.summary.lowest_rating == -1
+    report("rating-during-outage", sent=2, answered=2, refused=0, lost=2 - len(view.messages))
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_queued_ratings_are_stored_after_their_answers_once_and_latest_wins(
+    backend: str, postgres_url: str, tmp_path: Path
+) -> None:
+    """Replayed from the outbox (twice, as after a crash before the dequeue): each answer keeps
+    its latest rating; a rating of a turn stored under another index (its index was taken)
+    still finds it; a rating of an answer that exists nowhere is dropped, not kept forever."""
+    url = postgres_url if backend == "postgresql" else f"sqlite:///{tmp_path / 't.db'}"
+    if backend == "sqlite":
+        upgrade(url)
+    session_id = secrets.token_urlsafe(16)
+    at = datetime.now(UTC)
+    older = transcript_turn(session_id, 0, "Tell me about tents", at)
+    moved = transcript_turn(session_id, 0, "What about boots?", at.replace(year=at.year + 1))
+    engine = make_engine(url)
+    with session_factory(engine)() as session:
+        record_turn(session=session, turn=older)
+    engine.dispose()
+    outbox_path = tmp_path / "outbox.sqlite3"
+    outbox = TranscriptOutbox(outbox_path)
+    outbox.put(moved)  # stored as turn 1: its index 0 is the older turn's
+    rated = [
+        Rating(session_id, -1, "no", at, turn_index=0, turn_created_at=moved.created_at),
+        Rating(session_id, 1, "yes", at + timedelta(seconds=1), turn_index=0,
+               turn_created_at=moved.created_at),
+        Rating(session_id, 1, None, at, turn_index=0),  # the older turn
+        Rating(session_id, -1, None, at, turn_index=7),  # no such answer
+    ]  # fmt: skip
+    for rating in rated:
+        outbox.put(rating)
+    outbox.close()
+
+    async def flush() -> bool:
+        sql = SqlTranscripts(make_engine(url))
+        durable = DurableTranscripts(sql, TranscriptOutbox(outbox_path), write_timeout_s=10)
+        try:
+            return await durable.flush()
+        finally:
+            durable.outbox.close()
+            sql.close()
+
+    assert asyncio.run(flush())
+    again = TranscriptOutbox(outbox_path)
+    for rating in reversed(rated[:2]):  # replayed newest first: the older must not win
+        again.put(rating)
+    again.close()
+    assert asyncio.run(flush())
+    view = staff_view(url, session_id)
+    assert [(m.question, m.turn_index) for m in view.messages] == [
+        ("Tell me about tents", 0),
+        ("What about boots?", 1),
+    ]
+    assert [(m.feedback.rating, m.feedback.comment) for m in view.messages if m.feedback] == [
+        (1, None),
+        (1, "yes"),
+    ]
+    assert TranscriptOutbox(outbox_path).depth() == 0
+
+
+def staff_view(url: str, session_id: str) -> ConversationDetail:
+    """The conversation as the staff page reads it."""
+    engine = make_engine(url)
+    try:
+        with session_factory(engine)() as session:
+            conversation_id = session.scalar(
+                select(Conversation.id).where(Conversation.session_id == session_id)
+            )
+            assert conversation_id is not None, "the conversation was not stored"
+            detail = get_conversation(session=session, conversation_id=conversation_id)
+    finally:
+        engine.dispose()
+    assert detail is not None
+    return detail
+
+
+def test_the_service_starts_while_postgres_is_down_and_migrates_it_once_it_answers(
+    portal: BlockingPortal, stack: Any, tmp_path: Path
+) -> None:
+    """Started through the composition root's own transcript set-up with the proxy cut, on an
+    empty database: a turn is answered and queued, /readyz says degraded and why; restored,
+    the flusher migrates the database and stores the turn, and /readyz says ready."""
+    session_id = secrets.token_urlsafe(16)
+    with fresh_postgres_database(migrated=False) as url, TcpProxy("127.0.0.1", 5432) as proxy:
+        proxy.cut()
+        settings = Settings(
+            database_url=through(url, proxy.port),
+            data_dir=tmp_path,
+            transcript_write_timeout_s=5,
+            transcript_retry_max_s=1,
+        )
+
+        async def scenario() -> dict[str, Any]:
+            async with AsyncExitStack() as exits:
+                sql, durable = await transcript_writes(settings, exits)
+                started = {"migrated": sql.migrated, "up": durable.stats.database_up}
+                service = conversation_service(
+                    stack, store=MemorySessionStore(ttl_s=600), transcripts=durable
+                )
+                answered = await send(service, session_id, QUESTIONS[2])
+                ops: Any = SimpleNamespace(
+                    index=stack.index, engine=stack.engine, transcript_writes=durable.stats
+                )
+                degraded = await readyz(ops)
+                await asyncio.to_thread(proxy.restore)
+                await until(
+                    lambda: (
+                        durable.stats.schema_current
+                        and durable.stats.database_up
+                        and not durable.stats.depth
+                    )
+                )
+                ready = await readyz(ops)
+                return {
+                    "started": started,
+                    "answered": answered,
+                    "degraded": degraded,
+                    "ready": ready,
+                    "migrated": sql.migrated,
+                }
+
+        result = portal.call(scenario)
+        stored = stored_turns(url, session_id)
+
+    assert result["started"] == {"migrated": False, "up": False}
+    answered = result["answered"]
+    assert answered.message_id is None and answered.turn.answer  # answered, queued
+    degraded = result["degraded"]
+    assert degraded["status"] == "degraded"
+    assert "transcript database is unreachable" in degraded["reason"]
+    assert "(1 queued)" in degraded["reason"] and "schema is migrated" in degraded["reason"]
+    assert result["ready"]["status"] == "ready" and "reason" not in result["ready"]
+    assert result["migrated"] is True
+    assert [(t.turn_index, t.answer) for t in stored] == [(0, answered.turn.answer)]
+    report("start-while-postgres-down", sent=1, answered=1, refused=0, lost=1 - len(stored))
+
+
+def test_a_database_url_that_cannot_work_still_fails_the_start(tmp_path: Path) -> None:
+    async def start(url: str) -> None:
+        async with AsyncExitStack() as exits:
+            await transcript_writes(Settings(database_url=url, data_dir=tmp_path), exits)
+
+    unusable = ["mysqlx://shop@db/transcripts", "not a url"]
+    if importlib.util.find_spec("pg8000") is None:  # a driver that is not installed
+        unusable.append("postgresql+pg8000://shop@db/transcripts")
+    for url in unusable:
+        with pytest.raises(ConfigurationError, match="SHOPDESK_DATABASE_URL cannot be used"):
+            asyncio.run(start(url))
 
 
 def test_a_flusher_killed_between_insert_and_dequeue_stores_nothing_twice(

@@ -26,7 +26,7 @@ from app.transcripts.db import (
     session_factory,
     upgrade,
 )
-from app.transcripts.models import Base, Message, RetrievedPassage
+from app.transcripts.models import Base, Conversation, Message, RetrievedPassage
 from app.transcripts.reads import (
     TranscriptFilter,
     export_rows,
@@ -301,6 +301,43 @@ def test_feedback_is_kept_for_the_sessions_own_answers_only(session: Session) ->
     detail = get_conversation(session=session, conversation_id=1)
     assert detail is not None and detail.messages[0].feedback is not None
     assert (detail.messages[0].feedback.rating, detail.messages[0].feedback.comment) == (1, None)
+
+
+def test_feedback_names_its_answer_by_turn_key_and_the_latest_rating_wins(
+    session: Session,
+) -> None:
+    first = record_turn(session=session, turn=turn("s-key", 0))
+    second = record_turn(session=session, turn=turn("s-key", 1))
+    later = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+    earlier = later - timedelta(minutes=5)
+    stored = record_feedback(
+        session=session, session_id="s-key", turn_index=1, rating=1, comment=None, at=later
+    )
+    # an older rating replayed after a newer one (from the outbox) changes nothing
+    assert stored == record_feedback(
+        session=session, session_id="s-key", turn_index=1, rating=-1, comment="no", at=earlier
+    )
+    with pytest.raises(TranscriptNotFoundError):
+        record_feedback(session=session, session_id="s-other", turn_index=1, rating=1, comment="")
+    with pytest.raises(ValueError, match="exactly one"):
+        record_feedback(
+            session=session, session_id="s-key", turn_index=1, message_id=second, rating=1,
+            comment=None,
+        )  # fmt: skip
+    conversation_id = session.scalar(
+        select(Conversation.id).where(Conversation.session_id == "s-key")
+    )
+    assert conversation_id is not None
+    detail = get_conversation(session=session, conversation_id=conversation_id)
+    assert detail is not None
+    feedback = {m.id: m.feedback for m in detail.messages}
+    assert feedback[first] is None
+    rated = feedback[second]
+    assert rated is not None and (rated.rating, rated.comment, rated.created_at) == (
+        1,
+        None,
+        later,
+    )
 
 
 def test_escalation_marks_the_conversation_and_can_come_before_any_turn(session: Session) -> None:

@@ -91,37 +91,41 @@ def test_the_stored_columns_are_the_records_fields_by_name() -> None:
 def test_the_done_payload_shows_the_shopper_only_what_it_names() -> None:
     turn = outcome(evidence=0.0105, claims=0.002).finished(model="smollm2")
     payload = done_payload(turn, 41)
-    assert payload == {
-        "message_id": 41,
-        "recorded": True,
-        "failure": None,
-        "answer": "It weighs 1,550 g [1]; see also [3].",
-        "answered": True,
-        "groundedness": 0.912,
-        "sources": [
-            {
-                "number": n,
-                "title": h.passage.title,
-                "section": h.passage.section,
-                "citation": h.passage.citation_target,
-                "snippet": h.passage.text[:240],
-                "score": s,
-            }
-            for n, h, s in ((1, TENT, 0.812), (None, RETURNS, 0.5), (3, JACKET, 0.4))
-        ],
-        "timings": {"embed": 0.012, "evidence": 0.011, "claims": 0.002},
-        "tokens": {"prompt": 900, "cached": 512, "generated": 12},
-        "index_version": "v7",
-        "parts": {
-            "policy": "verified",
-            "model_text": "It weighs 1,550 g [1].",
-            "evidence": [{"number": 1, "text": "Minimum weight: 1,550 g"}],
-            "note": "",
-            "composed": True,
-            "declined": None,
-            "dropped": 1,
-        },
-    }
+    assert (
+        payload
+        == {
+            "turn_index": 2,  # what a rating names the answer by, stored or not
+            "message_id": 41,
+            "recorded": True,
+            "failure": None,
+            "answer": "It weighs 1,550 g [1]; see also [3].",
+            "answered": True,
+            "groundedness": 0.912,
+            "sources": [
+                {
+                    "number": n,
+                    "title": h.passage.title,
+                    "section": h.passage.section,
+                    "citation": h.passage.citation_target,
+                    "snippet": h.passage.text[:240],
+                    "score": s,
+                }
+                for n, h, s in ((1, TENT, 0.812), (None, RETURNS, 0.5), (3, JACKET, 0.4))
+            ],
+            "timings": {"embed": 0.012, "evidence": 0.011, "claims": 0.002},
+            "tokens": {"prompt": 900, "cached": 512, "generated": 12},
+            "index_version": "v7",
+            "parts": {
+                "policy": "verified",
+                "model_text": "It weighs 1,550 g [1].",
+                "evidence": [{"number": 1, "text": "Minimum weight: 1,550 g"}],
+                "note": "",
+                "composed": True,
+                "declined": None,
+                "dropped": 1,
+            },
+        }
+    )
     assert "check_ms" not in str(payload) and "smollm2" not in str(payload)
     assert done_payload(turn, None)["recorded"] is False
 

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
+
 from app.chat.turn import AnswerParts, DroppedRecord, EvidenceRecord, FinishedTurn, PassageRecord
-from app.transcripts.outbox import Escalation, TranscriptOutbox, turn_from_json, turn_to_json
+from app.transcripts.outbox import (
+    Escalation,
+    Rating,
+    TranscriptOutbox,
+    rating_from_json,
+    rating_to_json,
+    turn_from_json,
+    turn_to_json,
+)
 
 PARTS = AnswerParts(
     model_text="Yes, within 30 days [1].",
@@ -104,3 +115,73 @@ def test_refused_entries_go_after_fresh_ones_and_keep_why(tmp_path: Path) -> Non
     assert pending[1].attempts == 1
     assert outbox.pending(limit=1)[0].id == fresh
     outbox.close()
+
+
+RATED_AT = datetime(2026, 11, 29, 10, 16, 2, 5, tzinfo=UTC)
+
+
+def test_a_rating_survives_the_round_trip_exactly(tmp_path: Path) -> None:
+    by_turn = Rating("s1", -1, "Too vague ✗", RATED_AT, turn_index=3)
+    of_queued_turn = replace(by_turn, turn_created_at=turn("s1", 3).created_at)
+    by_message = Rating("s1", 1, None, RATED_AT, message_id=42)
+    for rating in (by_turn, of_queued_turn, by_message):
+        assert rating_from_json(rating_to_json(rating)) == rating
+    outbox = TranscriptOutbox(tmp_path / "o.sqlite3")
+    queued_turn = outbox.put(turn("s1", 3))
+    ids = [outbox.put(r) for r in (of_queued_turn, by_message)]
+    outbox.close()
+    again = TranscriptOutbox(tmp_path / "o.sqlite3")
+    pending = again.pending()
+    assert [p.id for p in pending] == [queued_turn, *ids]  # the rating after the turn it rates
+    assert [p.record for p in pending[1:]] == [of_queued_turn, by_message]
+    assert [t.turn_index for t in again.turns_of("s1")] == [3]  # ratings are no turns
+    again.close()
+
+
+# The table as the release before ratings could be queued created it.
+OLD_SCHEMA = """
+CREATE TABLE pending (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL CHECK (kind IN ('turn', 'escalation')),
+    session_id TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    queued_at REAL NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT
+);
+CREATE INDEX pending_session ON pending (session_id);
+"""
+
+
+def test_an_outbox_file_of_the_older_schema_is_upgraded_keeping_its_entries(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(OLD_SCHEMA)
+    with old:
+        old.execute(
+            "INSERT INTO pending (id, kind, session_id, payload, queued_at, attempts, last_error)"
+            " VALUES (7, 'turn', 's1', ?, 1.0, 2, 'IntegrityError')",
+            (turn_to_json(turn("s1", 0)),),
+        )
+        with pytest.raises(sqlite3.IntegrityError):  # what the old CHECK does to a rating
+            old.execute(
+                "INSERT INTO pending (kind, session_id, payload, queued_at) VALUES (?, ?, ?, ?)",
+                ("rating", "s1", rating_to_json(Rating("s1", 1, None, RATED_AT, 0)), 2.0),
+            )
+    old.close()
+
+    outbox = TranscriptOutbox(path)
+    rating = Rating("s1", 1, "thanks", RATED_AT, turn_index=0)
+    rating_id = outbox.put(rating)
+    pending = outbox.pending()
+    assert [(p.id, p.attempts) for p in pending] == [(rating_id, 0), (7, 2)]
+    assert pending[0].record == rating and pending[1].record == turn("s1", 0)
+    assert rating_id > 7
+    outbox.close()
+    # opened again (another process, a restart): nothing rebuilt, nothing lost
+    again = TranscriptOutbox(path)
+    assert again.depth() == 2
+    assert again.pending()[0].record == rating
+    again.close()

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field
 
+from app.api.chat_routes import FeedbackIn
 from app.api.problems import add_problem_handlers, validation_problem
 from app.errors import (
     IndexNotPublishedError,
@@ -125,3 +126,26 @@ def test_domain_errors_become_problems_with_their_status_and_wait() -> None:
     assert [a.status_code for a in answers] == [422, 429, 503, 503, 503]
     assert [a.json()["detail"] for a in answers] == [str(e) for e in raised]
     assert [a.headers.get("retry-after") for a in answers] == [None, "1", "5", None, None]
+
+
+def test_a_rating_names_its_answer_by_exactly_one_of_turn_index_and_message_id() -> None:
+    app = FastAPI()
+    app.add_exception_handler(RequestValidationError, validation_problem)
+
+    @app.post("/notes")
+    async def rate(body: FeedbackIn) -> dict[str, int | None]:
+        return {"turn_index": body.turn_index, "message_id": body.message_id}
+
+    by_turn = _post(app, json={"turn_index": 0, "rating": 1})
+    assert by_turn.status_code == 200 and by_turn.json() == {"turn_index": 0, "message_id": None}
+    by_message = _post(app, json={"message_id": 7, "rating": -1})
+    assert by_message.status_code == 200 and by_message.json()["message_id"] == 7
+    for body in ({"rating": 1}, {"turn_index": 0, "message_id": 7, "rating": 1}):
+        response = _post(app, json=body)
+        assert response.status_code == 422, body
+        (problem,) = response.json()["detail"]
+        assert problem["loc"] == ["body"]
+        assert "exactly one of turn_index and message_id" in problem["msg"]
+    negative = _post(app, json={"turn_index": -1, "rating": 1})
+    assert negative.status_code == 422
+    assert negative.json()["detail"][0]["loc"] == ["body", "turn_index"]

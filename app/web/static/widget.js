@@ -273,7 +273,8 @@
     var sources = done.answered ? done.sources.filter(function (s) { return s.number; }) : [];
     if (done.answered && !sources.length) sources = done.sources.slice(0, 3);
     if (sources.length) bubble.append(el("p", { class: "sources-title", text: "Sources" }), sourceList(sources));
-    if (done.message_id) bubble.append(ratings(done.message_id));
+    // rated by its turn key, known even while the transcript database is down
+    if (typeof done.turn_index === "number") bubble.append(ratings(done.turn_index));
     scrollDown();
   }
 
@@ -296,13 +297,13 @@
     }));
   }
 
-  function ratings(messageId) {
+  function ratings(turnIndex) {
     var thanks = el("span", { class: "thanks", "aria-live": "polite" });
     var up = el("button", { type: "button", class: "rate", "aria-label": "Helpful", "aria-pressed": "false", title: "Helpful" }, [icon("up")]);
     var down = el("button", { type: "button", class: "rate", "aria-label": "Not helpful", "aria-pressed": "false", title: "Not helpful" }, [icon("down")]);
     function rate(button, rating) {
       up.disabled = down.disabled = true;
-      sessionPost("/feedback", { message_id: messageId, rating: rating })
+      sessionPost("/feedback", { turn_index: turnIndex, rating: rating })
         .then(function () {
           button.setAttribute("aria-pressed", "true");
           thanks.textContent = "Thanks for the feedback!";
