@@ -61,6 +61,8 @@ PRODUCT_WEIGHT = 0.3
 RANK_PENALTY = 0.04
 LABEL_WEIGHT = 0.25
 SECOND_LINE_MARGIN = 0.4  # a second line must score within this of the first
+# An FAQ's answer opens with a whole sentence; a clause cut from a long one is only part of it
+_WHOLE_SENTENCE = (".", "!", "?", ".)", ".”", '."')
 RANGE_HELD = "#range"  # held by a table row whose range holds a number the question gives
 RANGE_WEIGHT = 0.3  # as telling as the product asked about: the measurement's own row
 # An FAQ whose own question holds this share of the shopper's words answers it: its answer's
@@ -195,7 +197,8 @@ def _ranked(
         if RANGE_HELD in held:
             score += RANGE_WEIGHT  # the row the shopper's measurement falls in
         label = field_label(unit.text)
-        if asks[unit.passage.passage.id] >= FAQ_MATCH and openings[id(unit.passage)] is unit:
+        opening = openings[id(unit.passage)] is unit and unit.text.endswith(_WHOLE_SENTENCE)
+        if asks[unit.passage.passage.id] >= FAQ_MATCH and opening:
             score += FAQ_WEIGHT  # the shop's own answer to the question the shopper asked
         if label and label <= asked:
             score += LABEL_WEIGHT  # "Weight: 520 g" over "Fabric weight: 300 g/m²" for "weigh?"

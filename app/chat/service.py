@@ -129,7 +129,7 @@ class ChatService:
             last = [turns[-1].product] if turns else []
             page = product or await self._store.page(session_id)
             focus = facts.catalog.focus(question, given=page, earlier=last)
-            vector, retrieval = await self._search.find(
+            vector, in_conversation, retrieval = await self._search.find(
                 session_id, question, turns, focus, facts.catalog, timings
             )
 
@@ -150,7 +150,9 @@ class ChatService:
             if retrieval.passages:
                 shown: list[str] = []
                 try:
-                    async for text in self._answer(outcome, turns, question, vector, focus, facts):
+                    async for text in self._answer(
+                        outcome, turns, question, in_conversation, focus, facts
+                    ):
                         shown.append(text)
                         yield Delta(text)
                 except EngineUnavailableError as exc:  # timed out, or the engine died

@@ -47,8 +47,10 @@ class TurnSearch:
         focus: Focus | None,
         catalog: Catalog,
         timings: dict[str, float],
-    ) -> tuple[np.ndarray, Retrieval]:
-        """The question's vector and the turn's passages; adds ``embed`` and ``search`` to
+    ) -> tuple[np.ndarray, np.ndarray, Retrieval]:
+        """The question's own vector (kept for the next turns' blend), the question in its
+        conversation (blended with the recent questions' vectors: what a follow-up's words
+        are compared with) and the turn's passages; adds ``embed`` and ``search`` to
         ``timings``."""
         mark = time.perf_counter()
         vector = await self._encoder.encode(question)
@@ -77,7 +79,7 @@ class TurnSearch:
         else:
             retrieval = self._retriever.search_parts(searches, prefer=page, first=first)
         timings["search"] = time.perf_counter() - mark
-        return vector, retrieval
+        return vector, queries[1] if previous else vector, retrieval
 
     async def remember(self, session_id: str, index: int, vector: np.ndarray) -> None:
         """Keep the turn's vector for the next turns' blend."""

@@ -108,6 +108,18 @@ def test_a_sentence_too_long_to_quote_is_quoted_by_its_clauses() -> None:
     assert "backpacks and cookware 5 years" in choose("How long is the warranty?", [WARRANTY])[0]
 
 
+def test_a_clause_cut_from_an_faq_answer_is_not_its_whole_answer() -> None:
+    """ "How long do I have?" (after a returns question) matches both FAQs' questions by "long";
+    the warranty FAQ opens with a clause of its long first sentence, no whole answer."""
+    window = hit(
+        "How long do I have to return something?",
+        "Question: How long do I have to return something?\n"
+        "Answer: You have 30 days from the day you receive your order to return unused items.",
+        kind="faq",
+    )
+    assert "30 days" in choose("How long do I have?", [WARRANTY, window])[0]
+
+
 def test_each_question_of_a_message_gets_its_own_lines() -> None:
     question = "Will the Stormhollow 2 Footprint fit my tent, and how long is the tent's warranty?"
     passages = [FOOTPRINT, WARRANTY]
