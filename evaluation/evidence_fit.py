@@ -26,7 +26,6 @@ from typing import Any
 from unittest import mock
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("SHOPDESK_ANSWER_POLICY", "extractive")
 
 from app.chat import evidence
 from app.chat import service as chat_service
@@ -168,7 +167,8 @@ async def record(cases: list[datasets.Case]) -> tuple[list[dict[str, Any]], dict
 
     turns: dict[tuple[str, tuple[str, ...]], RecordedTurn] = {}
     with recording(turns):
-        async with build_container(Settings()) as container:
+        # the shop's lines only: no generation, and the selection is the same in every policy
+        async with build_container(Settings(answer_policy="extractive")) as container:
             scored = await evaluate_answers(cases, container.chat)
     return scored["rows"], turns
 

@@ -30,3 +30,15 @@ def test_a_recorded_turn_is_scored_again_under_new_weights() -> None:
     assert rows[1] == {"part": "report", "answerable": True, "declined": True, "key_facts": 0.0}
     assert figures(rows) == {"key_facts": 0.5, "all_key_facts": 0.5, "wrongly_declined": 0.5,
                              "declined_unanswerable": 0.0, "objective": 0.0}  # fmt: skip
+
+
+def test_importing_the_fit_changes_no_setting_of_the_process() -> None:
+    """The tests that run after this one in the same process keep their answer policy."""
+    import importlib
+    import os
+
+    from evaluation import evidence_fit
+
+    before = {k: v for k, v in os.environ.items() if k.startswith("SHOPDESK_")}
+    importlib.reload(evidence_fit)
+    assert {k: v for k, v in os.environ.items() if k.startswith("SHOPDESK_")} == before
