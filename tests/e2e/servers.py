@@ -109,28 +109,35 @@ def postgres_database() -> Iterator[str]:
 
 
 @contextmanager
+def app_server(data_dir: Path, env: dict[str, str]) -> Iterator[tuple[str, Path, int]]:
+    """`python -m app serve` over ``data_dir`` on a free port, with the tests' defaults and
+    ``env`` over them, once it answers `/readyz`; yields its URL, log file and process id."""
+    port = free_port()
+    log = data_dir / "server.log"
+    environment = {
+        **os.environ,
+        "SHOPDESK_DATA_DIR": str(data_dir),
+        "SHOPDESK_KNOWLEDGE_DIR": str(KNOWLEDGE),
+        "SHOPDESK_INDEX_POLL_SECONDS": "0",
+        "SHOPDESK_EMBED_DEVICE": "cpu",
+        "VLLM_LOGGING_LEVEL": "WARNING",
+        **env,
+    }
+    command = [sys.executable, "-m", "app", "serve", "--port", str(port)]
+    with process(command, env=environment, log=log) as server:
+        url = f"http://127.0.0.1:{port}"
+        wait_ready(server, f"{url}/readyz", log, timeout_s=SERVER_START_S)
+        yield url, log, server.pid
+
+
+@contextmanager
 def serve(data_dir: Path, index_dir: Path, env: dict[str, str]) -> Iterator[GuardedServer]:
     """`python -m app serve` over a copy of a published index, until the block ends."""
     shutil.copytree(index_dir, data_dir / "index")
-    port = free_port()
-    log = data_dir / "server.log"
     with postgres_database() as database_url:
-        environment = {
-            **os.environ,
-            "SHOPDESK_DATA_DIR": str(data_dir),
-            "SHOPDESK_KNOWLEDGE_DIR": str(KNOWLEDGE),
-            "SHOPDESK_INDEX_POLL_SECONDS": "0",
-            "SHOPDESK_EMBED_DEVICE": "cpu",
-            "SHOPDESK_DATABASE_URL": database_url,
-            "SHOPDESK_REDIS_URL": REDIS_URL,
-            "VLLM_LOGGING_LEVEL": "WARNING",
-            **env,
-        }
-        command = [sys.executable, "-m", "app", "serve", "--port", str(port)]
-        with process(command, env=environment, log=log) as server:
-            url = f"http://127.0.0.1:{port}"
-            wait_ready(server, f"{url}/readyz", log, timeout_s=SERVER_START_S)
-            yield GuardedServer(url, data_dir, database_url, log, server.pid)
+        databases = {"SHOPDESK_DATABASE_URL": database_url, "SHOPDESK_REDIS_URL": REDIS_URL}
+        with app_server(data_dir, {**databases, **env}) as (url, log, pid):
+            yield GuardedServer(url, data_dir, database_url, log, pid)
 
 
 @pytest.fixture(scope="session")

@@ -6,8 +6,6 @@ A server of its own (its vLLM engine takes a minute or two to start on two CPU c
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,10 +15,8 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from bench.loadbench.systems import free_port, process, wait_ready
 from tests.conftest import KNOWLEDGE
-from tests.e2e.conftest import SERVER_START_S
-from tests.e2e.servers import read_turn
+from tests.e2e.servers import app_server, read_turn
 from tests.faults import TcpProxy, fresh_postgres_database, through
 
 
@@ -69,23 +65,12 @@ def cut_off_server(published: Path) -> Iterator[tuple[str, TcpProxy, str, Path]]
         TcpProxy("127.0.0.1", 5432) as proxy,
     ):
         proxy.cut()
-        port = free_port()
-        log = published / "server.log"
         env = {
-            **os.environ,
-            "SHOPDESK_DATA_DIR": str(published),
-            "SHOPDESK_KNOWLEDGE_DIR": str(KNOWLEDGE),
-            "SHOPDESK_INDEX_POLL_SECONDS": "0",
-            "SHOPDESK_EMBED_DEVICE": "cpu",
             "SHOPDESK_DATABASE_URL": through(database_url, proxy.port),
             "SHOPDESK_TRANSCRIPT_RETRY_MAX_S": "1",
             "SHOPDESK_MAX_ANSWER_TOKENS": "24",
-            "VLLM_LOGGING_LEVEL": "WARNING",
         }
-        command = [sys.executable, "-m", "app", "serve", "--port", str(port)]
-        with process(command, env=env, log=log) as server:
-            url = f"http://127.0.0.1:{port}"
-            wait_ready(server, f"{url}/readyz", log, timeout_s=SERVER_START_S)
+        with app_server(published, env) as (url, log, _):
             yield url, proxy, database_url, log
 
 

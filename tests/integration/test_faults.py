@@ -128,6 +128,17 @@ async def until(condition: Any, timeout: float = 120) -> None:
     await asyncio.wait_for(poll(), timeout)
 
 
+async def flush_outbox(url: str, outbox_path: Path) -> bool:
+    """Flush the outbox file into the database at ``url``, as a fresh process would."""
+    sql = SqlTranscripts(make_engine(url))
+    durable = DurableTranscripts(sql, TranscriptOutbox(outbox_path), write_timeout_s=10)
+    try:
+        return await durable.flush()
+    finally:
+        durable.outbox.close()
+        sql.close()
+
+
 def stored_turns(url: str, session_id: str) -> list[FinishedTurn]:
     engine = make_engine(url)
     try:
@@ -296,21 +307,12 @@ def test_queued_ratings_are_stored_after_their_answers_once_and_latest_wins(
         outbox.put(rating)
     outbox.close()
 
-    async def flush() -> bool:
-        sql = SqlTranscripts(make_engine(url))
-        durable = DurableTranscripts(sql, TranscriptOutbox(outbox_path), write_timeout_s=10)
-        try:
-            return await durable.flush()
-        finally:
-            durable.outbox.close()
-            sql.close()
-
-    assert asyncio.run(flush())
+    assert asyncio.run(flush_outbox(url, outbox_path))
     again = TranscriptOutbox(outbox_path)
     for rating in reversed(rated[:2]):  # replayed newest first: the older must not win
         again.put(rating)
     again.close()
-    assert asyncio.run(flush())
+    assert asyncio.run(flush_outbox(url, outbox_path))
     view = staff_view(url, session_id)
     assert [(m.question, m.turn_index) for m in view.messages] == [
         ("Tell me about tents", 0),
@@ -451,16 +453,7 @@ def test_a_flusher_killed_between_insert_and_dequeue_stores_nothing_twice(
     assert len(stored_turns(postgres_url, session_id)) == 1
     assert TranscriptOutbox(outbox_path).depth() == 3  # the stored one is still queued
 
-    async def flush_again() -> bool:
-        sql = SqlTranscripts(make_engine(postgres_url))
-        durable = DurableTranscripts(sql, TranscriptOutbox(outbox_path), write_timeout_s=10)
-        try:
-            return await durable.flush()
-        finally:
-            durable.outbox.close()
-            sql.close()
-
-    assert asyncio.run(flush_again())
+    assert asyncio.run(flush_outbox(postgres_url, outbox_path))
     stored = stored_turns(postgres_url, session_id)
     assert [t.turn_index for t in stored] == [0, 1, 2]
     assert TranscriptOutbox(outbox_path).depth() == 0
