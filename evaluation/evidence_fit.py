@@ -31,7 +31,7 @@ from app.chat import evidence
 from app.chat import service as chat_service
 from app.chat.answerability import Verdict, judge
 from app.chat.catalog import Catalog, Product
-from app.chat.compose import composed_pieces
+from app.chat.compose import WITH_CLOSEST_LINES, composed_pieces
 from app.chat.evidence import Selection, select_evidence
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
@@ -105,8 +105,10 @@ def replay(turn: RecordedTurn, case: datasets.Case) -> dict[str, Any]:
         turn.question, selection, turn.passages, turn.vocabulary, catalog=turn.catalog,
         product=turn.product,
     )  # fmt: skip
-    if not found.answerable:
-        return {"declined": True, "key_facts": 0.0}
+    if not found.answerable:  # some declines still show the closest lines
+        shown = found.reason in WITH_CLOSEST_LINES
+        answer = "".join(composed_pieces(selection.lines, turn.passages)) if shown else ""
+        return {"declined": True, "key_facts": facts_found(answer, case.key_facts)}
     answer = "".join(composed_pieces(selection.lines, turn.passages, partial=found.partial))
     return {"declined": found.partial, "key_facts": facts_found(answer, case.key_facts)}
 

@@ -61,7 +61,7 @@ class Verdict:
     # "no_match"
     reason: str | None = None
     partial: bool = False  # answerable, but the lines may not hold exactly what was asked
-    missing: str = ""  # what was not found: the product model, or the field's word
+    missing: str = ""  # what was not found: the product model, the field's word, the name
 
 
 def judge(
@@ -94,7 +94,7 @@ def judge(
     plain = PRODUCT_CODE.sub(" ", question)
     for name in _names(plain):  # a name the shop's pages mention anywhere is no unknown
         if not all(w in known or vocabulary.knows(stem(w)) for w in _WORD.findall(name.lower())):
-            return Verdict(False, "unknown_name")
+            return Verdict(False, "unknown_name", missing=name)
     if catalog is not None and product is not None:
         own_words = _asked_of(question, product)
         if _about_a_field(own_words, product, selection, passages):

@@ -19,8 +19,8 @@ DECLINES = {
     "guess.",
     "other_size": "I'm sorry, our pages don't give that for the size you asked about, so I'd "
     "rather not guess.",
-    "unknown_name": "I'm sorry, I couldn't find anything about that in the {shop} help pages, so "
-    "I'd rather not guess.",
+    "unknown_name": "I'm sorry, the {shop} help pages don't mention {missing}, so I'd rather not "
+    "guess.",
     "unknown_code": "I'm sorry, I couldn't find that product code in the {shop} catalogue, so I'd "
     "rather not guess.",
     "unknown_product": "I'm sorry, I couldn't find the {missing} in the {shop} catalogue, so I'd "
@@ -35,11 +35,31 @@ PARTIAL = (
 )
 
 
+# Declines that still show the closest lines: the pages hold the topic, not the asked case (a
+# size, a place, a detail of the record); a product the shop does not sell shows no other's lines.
+WITH_CLOSEST_LINES = frozenset({"other_size", "not_listed", "unknown_name"})
+
+
 def decline(reason: str, *, shop: str, product: str = "", missing: str = "") -> str:
     """The honest answer when the shop's pages do not hold what was asked, with a person offered;
-    ``product`` is the product asked about, ``missing`` what was not found (a model's name)."""
+    ``product`` is the product asked about, ``missing`` what was not found (a model's or a
+    place's name)."""
+    if reason == "unknown_name" and not missing:
+        reason = "floor"
     template = DECLINES.get(reason, DECLINES["floor"])
     return template.format(shop=shop, product=product, missing=missing) + OFFER
+
+
+def declined_with_lines(
+    declined: str, lines: Sequence[Evidence], passages: Sequence[ScoredPassage]
+) -> list[str]:
+    """A decline (``declined``, the person offered last) with the closest lines the pages hold
+    under it, introduced as such: "…the pages don't give that for the size you asked about… The
+    closest I can find is what our product page for the … says: > “Weight (size M): 520 g”"."""
+    if not lines:
+        return [declined]
+    sorry = declined.removesuffix(OFFER)
+    return [sorry, "\n\n", *composed_pieces(lines, passages, partial=True), "\n\n" + OFFER.strip()]
 
 
 def composed_pieces(

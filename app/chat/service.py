@@ -20,7 +20,13 @@ from app.chat.answerability import MIN_COVERAGE, judge
 from app.chat.catalog import Catalog, Focus, Product
 from app.chat.citations import cited, groundedness
 from app.chat.claims import NOT_RESTATED, check_sentence, restates
-from app.chat.compose import PARTIAL, composed_pieces, decline
+from app.chat.compose import (
+    PARTIAL,
+    WITH_CLOSEST_LINES,
+    composed_pieces,
+    decline,
+    declined_with_lines,
+)
 from app.chat.defences.answer_guard import WITHHELD, answer_guard
 from app.chat.defences.grounded_content import grounding_text
 from app.chat.defences.message_screening import DECLINES, Screening, screen_message
@@ -242,14 +248,20 @@ class ChatService:
         )
         outcome.timings["evidence"] = time.perf_counter() - mark
         outcome.answer_policy = self._options.answer_policy
+        lines = [e for e in selection.lines if not self._leaks.leaked(e.text)]
         if not verdict.answerable:
             title = about.title if about is not None else ""
             reason = verdict.reason or "no_match"
             self._decline_honestly(outcome, reason, product=title, missing=verdict.missing)
-            yield outcome.answer
+            if reason in WITH_CLOSEST_LINES and lines:  # what the pages do say, as such
+                outcome.evidence, outcome.composed = tuple(lines), True
+                shown = "".join(declined_with_lines(outcome.note, lines, prompt.passages))
+                yield shown
+                self._finish(outcome, lines, prompt.passages, shown)
+            else:
+                yield outcome.answer
             return
         policy = self._options.answer_policy
-        lines = [e for e in selection.lines if not self._leaks.leaked(e.text)]
         if verdict.partial and lines:  # the closest lines as such, and a person offered
             outcome.evidence, outcome.composed = tuple(lines), True
             outcome.declined, outcome.note = "partial", PARTIAL.strip()

@@ -144,9 +144,13 @@ def test_a_detail_or_model_the_catalogue_does_not_list_is_declined_by_name(
     assert beam.declined == "not_listed" and not beam.answered
     assert "product page for the Glow Kids' Headlamp doesn't give that" in beam.answer
     assert beam.answer.endswith(OFFER.strip()) and beam.stats.generated_tokens == 0
+    # what the record does say is shown under the decline, as the closest lines, cited
+    assert "The closest I can find is what our product page for the Glow" in beam.answer
+    assert "> “" in beam.answer and beam.citations and beam.evidence
     solo, _ = ask(portal, stack.chat, new_session(), "How much is the Stormhollow 1 solo tent?")
     assert solo.declined == "unknown_product"
     assert "couldn't find the Stormhollow 1 in the" in solo.answer
+    assert "> “" not in solo.answer  # no other product's lines for one the shop does not sell
     # the record that lists it is answered as usual
     listed, _ = ask(portal, stack.chat, new_session(), "How far does the Beacon 700R beam reach?")
     assert listed.declined is None and listed.evidence, listed.answer

@@ -46,6 +46,10 @@ def test_a_size_the_evidence_does_not_state_is_declined() -> None:
 def test_a_code_or_name_the_pages_never_mention_is_declined() -> None:
     assert verdict("Do you sell FH-TNT-7095?", [TENT, FOOTPRINT])[:2] == (False, "unknown_code")
     assert verdict("Do you have a shop in Manchester?", [RETURNS])[:2] == (False, "unknown_name")
+    asked = "Do you have a shop in Manchester?"
+    selection = select_evidence(asked, (), [RETURNS], [0.0] * len(units([RETURNS])))
+    found = judge(asked, selection, [RETURNS], Vocabulary([h.passage for h in SHOP]))
+    assert found.missing == "Manchester"  # named in the decline
     assert verdict("Do you offer an NHS discount?", [RETURNS, FAQ])[:2] == (False, "unknown_name")
 
 

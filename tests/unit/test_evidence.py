@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.chat.compose import PARTIAL, composed_pieces
+from app.chat.compose import OFFER, PARTIAL, composed_pieces, decline, declined_with_lines
 from app.chat.evidence import Evidence, select_evidence, units
 from app.retrieval.published_index import ScoredPassage
 from evaluation.answer_eval import declines, facts_found
@@ -188,6 +188,25 @@ def test_partial_evidence_is_introduced_as_the_closest_the_pages_come() -> None:
     assert closest.startswith("The closest I can find is what our product page for the Cairngorm")
     assert "> “Weight: 470 g (size M)” [1]" in closest
     assert declines(PARTIAL)  # the eval counts it as a decline: a person is offered
+
+
+def test_a_decline_by_size_place_or_detail_shows_the_closest_lines_under_it() -> None:
+    line = Evidence(1, "Weight: 470 g (size M)")
+    sorry = decline("other_size", shop="Fernhill")
+    shown = "".join(declined_with_lines(sorry, [line], [JACKET]))
+    assert shown.startswith("I'm sorry, our pages don't give that for the size you asked about")
+    assert "The closest I can find is what our product page for the Cairngorm" in shown
+    assert "> “Weight: 470 g (size M)” [1]" in shown
+    assert shown.endswith(OFFER.strip()) and shown.count(OFFER.strip()) == 1
+    assert declines(shown)  # still a decline: the eval and the staff see one
+    assert "".join(declined_with_lines(sorry, [], [JACKET])) == sorry  # nothing close: as it was
+
+
+def test_an_unknown_name_is_named_in_its_decline() -> None:
+    assert decline("unknown_name", shop="Fernhill", missing="Inverness").startswith(
+        "I'm sorry, the Fernhill help pages don't mention Inverness, so I'd rather not guess."
+    )
+    assert decline("unknown_name", shop="Fernhill") == decline("floor", shop="Fernhill")
 
 
 def test_the_lead_in_agrees_with_where_the_lines_come_from() -> None:
