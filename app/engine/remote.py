@@ -1,14 +1,20 @@
-"""Remote vLLM servers over their OpenAI-compatible API: spread, health-checked, failing over.
+"""Remote vLLM servers over their OpenAI-compatible API, through vLLM's router or spread here.
 
-This is how generation scales past one machine: the app replicas stay stateless and send each
-request to the least-busy healthy server. A server that refuses a connection or errors before
-the first token is marked down and the request goes to the next one; a background task probes
-``/health`` and brings servers back.
+This is how generation scales past one machine, the app replicas staying stateless. With a
+router (``router_engine``: ``vllm-router`` in front of the ``vllm serve`` servers) every request
+goes to it carrying its conversation's routing key in ``X-Session-ID``, so the router's
+``consistent_hash`` policy keeps a conversation on the engine that holds its KV blocks
+(``cache_aware`` matches the prompt's prefix instead); health checks, retries and circuit
+breaking are the router's. Without one (``remote_engine``) the app spreads requests itself, to
+the least-busy healthy server: a server that refuses a connection or errors before the first
+token is marked down and the request goes to the next one, and a background task probes
+``/health`` and brings servers back. That choice knows nothing of prefix caches.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import time
@@ -24,6 +30,8 @@ from app.errors import EngineUnavailableError
 
 logger = logging.getLogger(__name__)
 
+SESSION_HEADER = "X-Session-ID"  # the first key vllm-router's consistent_hash policy reads
+
 
 @dataclass
 class _Server:
@@ -34,20 +42,37 @@ class _Server:
     down_since: float = field(default=0.0)
 
 
+def routing_key(session_id: str) -> str:
+    """A stable, opaque key for a conversation: the router logs its keys, so the session id
+    itself (which lets a client continue the conversation) never leaves the app."""
+    return hashlib.sha256(session_id.encode()).hexdigest()[:32]
+
+
 class RemoteEngine:
     def __init__(
-        self, client: httpx.AsyncClient, urls: Sequence[str], *, model: str, timeout_s: float
+        self,
+        client: httpx.AsyncClient,
+        urls: Sequence[str],
+        *,
+        model: str,
+        timeout_s: float,
+        health_path: str = "/health",
+        kind: str = "remote",
     ) -> None:
         if not urls:
-            raise EngineUnavailableError("SHOPDESK_REMOTE_URLS is empty: list the vLLM servers")
+            raise EngineUnavailableError(
+                "no generation server: set SHOPDESK_REMOTE_ROUTER_URL or SHOPDESK_REMOTE_URLS"
+            )
         self._client = client
         self._servers = [_Server(u.rstrip("/")) for u in urls]
         self._model = model
         self._timeout = timeout_s
+        self._health_path = health_path
+        self._kind = kind
 
     @property
     def description(self) -> str:
-        return f"remote:{len(self._servers)} server(s):{self._model}"
+        return f"{self._kind}:{len(self._servers)} server(s):{self._model}"
 
     @property
     def servers(self) -> list[tuple[str, bool, int]]:
@@ -94,7 +119,7 @@ class RemoteEngine:
 
         async def check(server: _Server) -> None:
             try:
-                response = await self._client.get(f"{server.url}/health", timeout=5.0)
+                response = await self._client.get(f"{server.url}{self._health_path}", timeout=5.0)
                 if response.status_code == 404:  # llama.cpp's Python server has no /health
                     response = await self._client.get(f"{server.url}/v1/models", timeout=5.0)
                 ok = response.status_code == 200
@@ -134,11 +159,16 @@ class RemoteEngine:
             "stream": True,
             "stream_options": {"include_usage": True},
         }
+        headers = {SESSION_HEADER: routing_key(request.session_id)} if request.session_id else {}
         first_token_s = 0.0
         chunks = 0  # about one token each: the count when a server streams no usage
         usage: dict[str, Any] = {}
         async with self._client.stream(
-            "POST", f"{server.url}/v1/completions", json=body, timeout=self._timeout
+            "POST",
+            f"{server.url}/v1/completions",
+            json=body,
+            headers=headers,
+            timeout=self._timeout,
         ) as response:
             response.raise_for_status()
             async for line in response.aiter_lines():
@@ -171,11 +201,36 @@ class RemoteEngine:
 
 
 @asynccontextmanager
+async def router_engine(
+    url: str, *, model: str, timeout_s: float = 120.0, probe_every_s: float = 10.0
+) -> AsyncIterator[RemoteEngine]:
+    """One ``vllm-router`` in front of the servers. Its ``/readiness`` answers 200 while any
+    server behind it is healthy (its ``/health`` fails as soon as one is not)."""
+    async with remote_engine(
+        [url],
+        model=model,
+        timeout_s=timeout_s,
+        probe_every_s=probe_every_s,
+        health_path="/readiness",
+        kind="router",
+    ) as engine:
+        yield engine
+
+
+@asynccontextmanager
 async def remote_engine(
-    urls: Sequence[str], *, model: str, timeout_s: float = 120.0, probe_every_s: float = 10.0
+    urls: Sequence[str],
+    *,
+    model: str,
+    timeout_s: float = 120.0,
+    probe_every_s: float = 10.0,
+    health_path: str = "/health",
+    kind: str = "remote",
 ) -> AsyncIterator[RemoteEngine]:
     async with httpx.AsyncClient() as client:
-        engine = RemoteEngine(client, urls, model=model, timeout_s=timeout_s)
+        engine = RemoteEngine(
+            client, urls, model=model, timeout_s=timeout_s, health_path=health_path, kind=kind
+        )
         await engine.probe()
 
         async def keep_probing() -> None:
