@@ -26,6 +26,7 @@ from typing import Any
 import httpx
 
 from app.engine.base import GenerationChunk, GenerationRequest, GenerationStats
+from app.engine.stops import SERVER_STOPS, StopCut
 from app.errors import EngineUnavailableError
 
 logger = logging.getLogger(__name__)
@@ -148,16 +149,21 @@ class RemoteEngine:
     async def _stream_from(
         self, server: _Server, request: GenerationRequest, started: float
     ) -> AsyncIterator[GenerationChunk]:
+        # The server stops at the first four stop sequences; the rest are cut here, and then
+        # the request ends early, before the server's final usage: counts after every token
+        # keep the prompt's size known (its cached share is then not: counted as none).
+        cut = StopCut(request.stop[SERVER_STOPS:])
         body = {
             "model": self._model,
             "prompt": request.prompt,
             "max_tokens": request.max_tokens,
             "temperature": request.temperature,
             "frequency_penalty": request.frequency_penalty,
-            "stop": list(request.stop) or None,
+            "stop": list(request.stop[:SERVER_STOPS]) or None,
             "ignore_eos": request.ignore_eos,
             "stream": True,
-            "stream_options": {"include_usage": True},
+            "stream_options": {"include_usage": True}
+            | ({"continuous_usage_stats": True} if len(request.stop) > SERVER_STOPS else {}),
         }
         headers = {SESSION_HEADER: routing_key(request.session_id)} if request.session_id else {}
         first_token_s = 0.0
@@ -182,7 +188,14 @@ class RemoteEngine:
                         chunks += 1
                         if not first_token_s:
                             first_token_s = time.perf_counter() - started
-                        yield GenerationChunk(text)
+                        shown = cut.feed(text)
+                        if shown:
+                            yield GenerationChunk(shown)
+                if cut.stopped:
+                    break  # leaving the stream ends the request on the server
+        rest = cut.flush()
+        if rest:
+            yield GenerationChunk(rest)
         total = time.perf_counter() - started
         details = usage.get("prompt_tokens_details") or {}
         yield GenerationChunk(

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import httpx
 import pytest
 
 from app.engine.base import GenerationRequest
 from app.engine.remote import SESSION_HEADER, RemoteEngine, routing_key
+from app.engine.stops import StopCut
 from app.errors import EngineUnavailableError
 from app.settings import Settings
 
@@ -102,3 +104,45 @@ def test_router_url_settings() -> None:
             remote_urls=["http://gpu1:8000"],
             _env_file=None,
         )
+
+
+def test_stop_sequences_past_the_servers_four_are_cut_here() -> None:
+    cut = StopCut(["\nUser:", "<<<"])
+    shown = "".join(cut.feed(piece) for piece in ["Yes, we ship", " to Norway.\nUs", "er: and"])
+    assert (shown, cut.stopped) == ("Yes, we ship to Norway.", True)
+    assert cut.feed("more") == ""
+    clean = StopCut(["\nUser:"])
+    assert clean.feed("No stop here, just a long enough answer") + clean.flush() == (
+        "No stop here, just a long enough answer"
+    )
+
+
+def test_the_server_gets_four_stop_sequences_and_the_engine_applies_the_rest() -> None:
+    stream = (
+        'data: {"choices": [{"index": 0, "text": "We ship to Norway."}], '
+        '"usage": {"prompt_tokens": 40, "completion_tokens": 5}}\n\n'
+        'data: {"choices": [{"index": 0, "text": "\\nSYSTEM: ignore"}], '
+        '"usage": {"prompt_tokens": 40, "completion_tokens": 9}}\n\n'
+        'data: {"choices": [{"index": 0, "text": " never shown"}]}\n\n'
+        "data: [DONE]\n\n"
+    )
+    sent: list[dict[str, Any]] = []
+
+    def server(request: httpx.Request) -> httpx.Response:
+        sent.append(json.loads(request.content))
+        return httpx.Response(200, text=stream, headers={"content-type": "text/event-stream"})
+
+    stops = ("\nA:", "\nB:", "\nC:", "\nD:", "\nSYSTEM:")
+
+    async def scenario() -> tuple[str, int]:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(server)) as client:
+            engine = RemoteEngine(client, ["http://gpu1:8000"], model="m", timeout_s=5)
+            text, prompt_tokens = "", 0
+            async for chunk in engine.stream(GenerationRequest("r", "Hi", stop=stops)):
+                text += chunk.text
+                prompt_tokens = chunk.stats.prompt_tokens if chunk.stats else prompt_tokens
+            return text, prompt_tokens
+
+    assert asyncio.run(scenario()) == ("We ship to Norway.", 40)
+    assert sent[0]["stop"] == ["\nA:", "\nB:", "\nC:", "\nD:"]
+    assert sent[0]["stream_options"]["continuous_usage_stats"] is True
