@@ -95,3 +95,23 @@ def test_every_server_down_is_a_clear_error(portal: BlockingPortal) -> None:
     dead = [f"http://127.0.0.1:{free_port()}" for _ in range(2)]
     with pytest.raises(EngineUnavailableError, match="no generation server is reachable"):
         collect(portal, dead, "Hello")
+
+
+def test_more_stop_sequences_than_the_server_takes(
+    portal: BlockingPortal, vllm_server: str
+) -> None:
+    # vllm serve refuses more than four (400); the engine sends four and applies the rest.
+    stops = ("\nA:", "\nB:", "\nC:", "\nD:", "\nE:", " Paris")
+
+    async def run() -> tuple[str, Any]:
+        async with remote_engine([vllm_server], model=SERVED_NAME, probe_every_s=3600) as engine:
+            request = GenerationRequest("t2", "The capital of France is", max_tokens=24, stop=stops)
+            text, stats = "", None
+            async for chunk in engine.stream(request):
+                text += chunk.text
+                stats = chunk.stats or stats
+            return text, stats
+
+    text, stats = portal.call(run)
+    assert "Paris" not in text
+    assert stats.prompt_tokens > 0
