@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Response
@@ -97,9 +98,21 @@ class EscalationIn(BaseModel):
     reason: ReadableText = Field("", max_length=2000)
 
 
+class SourceOut(BaseModel):
+    number: int  # the answer's [n] marker
+    title: str
+    section: str
+    citation: str
+
+
 class TurnOut(BaseModel):
+    """A turn as the shopper read it: what a page restoring the conversation shows again."""
+
+    turn_index: int  # rates the answer (POST .../feedback)
     question: str
     answer: str
+    answered: bool
+    sources: list[SourceOut]
 
 
 class Handoff(BaseModel):
@@ -130,8 +143,14 @@ async def start_session(
 @router.get("/sessions/{session}/messages", response_model=list[TurnOut])
 async def history(service: ConversationsDep, session: Session) -> list[TurnOut]:
     return [
-        TurnOut(question=t.question, answer=t.shown or t.answer)
-        for t in await service.history(session)
+        TurnOut(
+            turn_index=index,
+            question=t.question,
+            answer=t.shown or t.answer,
+            answered=t.answered,
+            sources=[SourceOut(**asdict(source)) for source in t.sources],
+        )
+        for index, t in enumerate(await service.history(session))
     ]
 
 

@@ -47,7 +47,7 @@ from app.retrieval.published_index import ScoredPassage
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retriever
 from app.retrieval.rewrite import asked_questions
-from app.sessions.base import SessionStore, Turn
+from app.sessions.base import SessionStore, ShownSource, Turn
 from app.sessions.turn_vectors import TurnVectorCache
 
 logger = logging.getLogger(__name__)
@@ -177,6 +177,16 @@ class ChatService:
                     at=time.time(),
                     shown=outcome.answer,
                     product=outcome.product,
+                    sources=tuple(
+                        ShownSource(
+                            c.number,
+                            c.passage.passage.title,
+                            c.passage.passage.section,
+                            c.passage.passage.citation_target,
+                        )
+                        for c in sorted(outcome.citations, key=lambda c: c.number)
+                    ),
+                    answered=outcome.answered,
                 ),
             )
             await self._search.remember(session_id, index, vector)
@@ -208,7 +218,9 @@ class ChatService:
             )
             outcome.note = answer
             yield Delta(answer)
-            await self._store.append(session_id, Turn(question, "", at=time.time(), shown=answer))
+            await self._store.append(
+                session_id, Turn(question, "", at=time.time(), shown=answer, answered=False)
+            )
         outcome.timings["total"] = time.perf_counter() - started
         yield Done(outcome)
 

@@ -11,6 +11,17 @@ import numpy as np
 
 
 @dataclass(frozen=True)
+class ShownSource:
+    """A page the answer cited, as the shopper was shown it under the answer: ``number`` is the
+    answer's [n] marker."""
+
+    number: int
+    title: str
+    section: str = ""
+    citation: str = ""
+
+
+@dataclass(frozen=True)
 class Turn:
     """One question and the answer it got, with the passages the answer rested on.
 
@@ -24,6 +35,9 @@ class Turn:
     at: float = 0.0
     shown: str = ""
     product: str | None = None  # the product the turn was about (its record's document id)
+    # what the shopper saw under the answer, so a page that restores the conversation shows it
+    sources: tuple[ShownSource, ...] = ()
+    answered: bool = True  # False: declined or cut short (no sources are listed under it)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)
@@ -35,11 +49,16 @@ class Turn:
         left out rather than failing the conversation."""
         data = json.loads(text)
         data["passage_ids"] = tuple(data.get("passage_ids", ()))
+        data["sources"] = tuple(
+            ShownSource(**{k: v for k, v in source.items() if k in _SOURCE_FIELDS})
+            for source in data.get("sources", ())
+        )
         data.setdefault("shown", data["answer"])
         return cls(**{k: v for k, v in data.items() if k in _FIELDS})
 
 
 _FIELDS = frozenset(f.name for f in fields(Turn))
+_SOURCE_FIELDS = frozenset(f.name for f in fields(ShownSource))
 
 
 class SessionStore(Protocol):

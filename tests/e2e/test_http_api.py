@@ -51,8 +51,20 @@ def test_answer_streams_with_sources_and_is_recorded(live_server: LiveServer) ->
     assert any(s["citation"].startswith("policies/returns") for s in done["sources"])
     assert set(done["timings"]) >= {"embed", "search", "total"}
     history = httpx.get(f"{live_server.url}/api/sessions/{session}/messages", timeout=10).json()
+    cited = [
+        {k: s[k] for k in ("number", "title", "section", "citation")}
+        for s in done["sources"]
+        if s["number"]
+    ]
+    assert cited  # a page restoring the conversation lists the same sources under the answer
     assert history == [
-        {"question": "How much does the return label cost?", "answer": done["answer"]}
+        {
+            "turn_index": done["turn_index"],
+            "question": "How much does the return label cost?",
+            "answer": done["answer"],
+            "answered": done["answered"],
+            "sources": cited,
+        }
     ]
 
 

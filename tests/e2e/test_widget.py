@@ -84,6 +84,10 @@ def test_a_shopper_asks_on_two_product_pages_of_an_allowed_shop(
 
     page.goto(f"{shop_site}{BOTTLE}")  # another page of the shop: the conversation follows
     page.locator(".msg.user").get_by_text("is this waterproof?").wait_for(timeout=30_000)
+    restored = page.locator(".msg.bot").filter(has_text="3,000 mm").first
+    # restored as it was shown: with its sources, and thumbs that still rate it
+    assert "Stormhollow 2 Tent" in restored.locator(".sources li").first.inner_text()
+    assert restored.get_by_role("button", name="Not helpful", exact=True).is_visible()
     bottle = _ask(page, "how much is it?")
     text = bottle.locator(".text").inner_text()
     assert "42" in text and "289" not in text, text

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from app.chat.catalog import Catalog
-from app.sessions.base import Turn
+from app.sessions.base import ShownSource, Turn
 from tests.unit.passages import FOOTPRINT, RETURNS, TENT
 
 TENT_URL = "https://fernhill-outfitters.example/products/stormhollow-2-tent"
@@ -80,3 +80,11 @@ def test_a_turn_keeps_its_product_and_old_turns_have_none() -> None:
     # a field a newer replica wrote is left out, not a failed conversation
     newer = Turn.from_json('{"question": "q", "answer": "a", "mood": "happy"}')
     assert newer == Turn("q", "a", shown="a")
+
+
+def test_a_turn_keeps_the_sources_the_shopper_was_shown() -> None:
+    shown = (ShownSource(2, "Stormhollow 2 Tent", "Specs", "https://example/tent"),)
+    turn = Turn("how heavy is it?", "", shown="1,550 g [2]", sources=shown, answered=True)
+    assert Turn.from_json(turn.to_json()) == turn
+    old = Turn.from_json('{"question": "q", "answer": "a"}')  # stored before sources existed
+    assert old.sources == () and old.answered

@@ -410,7 +410,7 @@
       log.replaceChildren();
       turns.forEach(function (turn) {
         addUser(turn.question);
-        addBot(turn.answer);
+        finish(addBot(turn.answer), turn); // with its sources and thumbs, as it was first shown
         state.lastQuestion = turn.question;
       });
     } catch (e) {
