@@ -67,6 +67,11 @@ _NOT_PREFIXED = frozenset({"less", "like"})  # "unless", "unlike" do not negate 
 MIN_SHARED_WORDS = 2  # a statement must share this many words with a sentence to speak to it
 MIN_SUPPORT = 0.5  # ... and this share of the sentence's words (fitted on the tuning part)
 RESTATED = 0.8  # the share of its words a sentence must have in one shown line to restate it
+# A sentence that opens with the case it holds in: "If you have a refund, …", "Unless …, …"
+_CONDITION = re.compile(
+    r"^\W*(?:if|unless|when|whenever|once|as long as|provided(?: that)?|only if)\b([^,]+),",
+    re.IGNORECASE,
+)
 # Words about the answer, not of it: "The answer is: 30 days", "The reason for this is…".
 _ABOUT_THE_ANSWER = frozenset(stem(w) for w in ("answer", "reason"))
 
@@ -122,9 +127,10 @@ def restates(sentence: str, lines: Sequence[str], *, question: str, product: str
     The ``verified`` policy shows the model's words beside the shop's lines only when they
     restate them: every figure and code is in the lines (or the question), most of the
     sentence's words (the product's own name aside: a record's lines do not repeat it) are in
-    one line, and the sentence agrees with that line on negation and on words negated by a
-    prefix. A yes or a no the model adds is a claim the lines must make too: the line it
-    restates must answer the same yes or no (the shop's FAQ answer "Yes, within 60 minutes").
+    one line, every word of a case it opens with ("If …,") is in that line or the question, and
+    the sentence agrees with that line on negation and on words negated by a prefix. A yes or
+    a no the model adds is a claim the lines must make too: the line it restates must answer
+    the same yes or no (the shop's FAQ answer "Yes, within 60 minutes").
     """
     body = MARKER.sub(" ", sentence)
     given = " ".join(lines) + " " + question
@@ -138,6 +144,9 @@ def restates(sentence: str, lines: Sequence[str], *, question: str, product: str
     best = max(lines, key=lambda line: len(words & _words(line)), default="")
     if len(words & _words(best)) < RESTATED * len(words):
         return False
+    condition = _CONDITION.match(body)
+    if condition and not _words(condition.group(1)) <= _words(f"{best} {question}"):
+        return False  # "If you have a refund, you can …": a case the line does not name
     said = _STATES_YES_NO.match(body)
     if said and not _same_answer(said, _STATES_YES_NO.match(MARKER.sub(" ", best))):
         return False  # "The answer is yes" beside "Gold members have their fee waived"

@@ -89,7 +89,7 @@ class SentenceGate:
         words = re.findall(r"\w+", MARKER.sub(" ", body).lower())
         key = " ".join(content_words(MARKER.sub(" ", body)))
         looping = len(words) >= 4 and len(set(words)) < len(words) / 2  # "no, no, no, no"
-        if looping or (len(key.split()) >= 3 and key in self._seen):
+        if looping or (len(key.split()) >= 3 and self._repeats(key)):
             self.dropped.append(Dropped(body, REPEATED))
             return ""
         if _BARE_YES_NO.fullmatch(body):
@@ -109,6 +109,11 @@ class SentenceGate:
         marked = attribute(strip_invalid_markers(sentence, len(self._passages)), self._passages)
         self.kept.append(marked)
         return marked
+
+    def _repeats(self, key: str) -> bool:
+        """A sentence said before, or the start of one (a repeat cut off by the token limit:
+        "If you have a refund, you can change your payment method immediately (go")."""
+        return key in self._seen or any(seen.startswith(f"{key} ") for seen in self._seen)
 
 
 def _echoes(key: str, question: frozenset[str]) -> bool:

@@ -107,3 +107,13 @@ def test_a_yes_or_no_beside_the_lines_must_be_the_lines_own() -> None:
     assert restates("Yes, within 60 minutes of placing it [1].", faq, question=asked, product=None)
     assert not restates("No, not within 60 minutes of placing it.", faq, question=asked,
                         product=None)  # fmt: skip
+
+
+def test_a_case_the_model_adds_must_be_the_lines_own() -> None:
+    lines = ["- If the item is 'Order Received' or 'In Transit', then you can change the payment "
+             "method immediately (go to the next step)."]  # fmt: skip
+    question = "My order is out for delivery. Can I change my payment method now?"
+    invented = "If you have a refund, you can change your payment method immediately [1]."
+    assert not restates(invented, lines, question=question, product=None)
+    kept = "If the item is in transit, you can change the payment method immediately [1]."
+    assert restates(kept, lines, question=question, product=None)

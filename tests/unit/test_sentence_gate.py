@@ -72,3 +72,11 @@ def test_faq_labels_and_an_echoed_question_are_not_the_answer() -> None:
                               "Question: How long?\nAnswer: 5 days."]))  # fmt: skip
     assert text.strip() == "Refunds take 5 days."
     assert g.stopped and [d.reason for d in g.dropped] == ["echoed_question", "prompt_layout"]
+
+
+def test_a_repeat_cut_off_by_the_token_limit_is_dropped() -> None:
+    g = SentenceGate(lambda s: None, PASSAGES)
+    shown = stream(g, ["You can return unused items within 30 days [3]. ",
+                       "You can return unused items within"])  # fmt: skip
+    assert "".join(shown).count("You can return") == 1
+    assert [d.reason for d in g.dropped] == [REPEATED]
