@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
 
     report = {
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "command": "python -m bench.router " + " ".join(sys.argv[1:] if argv is None else argv),
+        "command": " ".join(["python -m bench.router", *(sys.argv[1:] if argv is None else argv)]),
         "machine": machine(),
         "plan": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
         **run(args),
