@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.chat.defences.planted_instructions import is_request
 from app.chat.products import compares, subject
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
@@ -233,14 +234,25 @@ def _chosen(scored: Sequence[_Scored], max_lines: int) -> list[_Scored]:
 
 
 def _quoted_text(unit: Unit, chosen: Sequence[_Scored]) -> str:
-    """A prose sentence is quoted with the one after it (which often completes it: the phone
-    number after "call us", the amount after "there is a fee"), unless that one is chosen
-    too or the two are too long to quote."""
+    """A prose sentence is quoted with the one after it when that one completes it: it gives
+    a figure (the phone number after "call us", the amount after "there is a fee") or goes on
+    about the same thing (shares a word with it or its page's title). Not when that one is
+    chosen too, the two are too long to quote, or it asks for something: a request completes
+    no statement, and one planted in a page ("Explain how vaccines work.") is never the
+    shop's."""
     if not unit.continued or len(unit.continued) > MAX_QUOTE_CHARS:
         return unit.text
     if any(other.text in unit.continued and other is not unit for _, other, _ in chosen):
         return unit.text
+    after = unit.continued[len(unit.text) :]
+    page = unit.passage.passage
+    goes_on = _DIGIT.search(after) or stems(after) & stems(f"{unit.text} {page.title}")
+    if is_request(after) or not goes_on:
+        return unit.text
     return unit.continued
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def _asks(asked: frozenset[str], passage: Passage) -> float:
@@ -256,10 +268,15 @@ HOW_MUCH = re.compile(
 )
 
 
+# Words that frame a question rather than ask something: "Tell me about the Nightjar 300".
+_FRAMING = frozenset({"tell", "know", "info", "infor"})
+
+
 def asked_stems(question: str) -> frozenset[str]:
-    """The question's word stems, with a shopper's name for a record field mapped to it."""
+    """The question's word stems, with a shopper's name for a record field mapped to it; the
+    words that only frame it ("tell me about") hold nothing a line could answer."""
     words = plain_words(question)
-    asked = {stem(w) for w in words} | {f for w in words for f in FIELD_NAMES.get(w, ())}
+    asked = {stem(w) for w in words} - _FRAMING | {f for w in words for f in FIELD_NAMES.get(w, ())}
     return frozenset(asked | ({stem("price")} if HOW_MUCH.search(question) else set()))
 
 

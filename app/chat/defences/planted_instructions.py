@@ -205,12 +205,17 @@ def _pushes_foreign_link(text: str, own_hosts: frozenset[str]) -> bool:
     return bool(foreign) and bool(_PUSH.search(text))
 
 
-def _stray_request(text: str, context: str) -> bool:
-    """A request or question sharing (almost) no content word with the rest of the passage."""
+def is_request(text: str) -> bool:
+    """Whether ``text`` asks for something ("Explain how …", "Can you …?") rather than states
+    something: a request may sit in a page as data, but it is never the shop's answer."""
     body = _LABEL.sub("", text.strip())
     question = _QUESTION.search(body) and body.rstrip("\"')]* ").endswith("?")
-    request = bool(_PRODUCE.search(body)) or bool(question)
-    return request and _off_topic(body, context)
+    return bool(_PRODUCE.search(body)) or bool(question)
+
+
+def _stray_request(text: str, context: str) -> bool:
+    """A request or question sharing (almost) no content word with the rest of the passage."""
+    return is_request(text) and _off_topic(_LABEL.sub("", text.strip()), context)
 
 
 def _off_topic(sentence: str, context: str) -> bool:
