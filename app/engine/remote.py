@@ -2,13 +2,13 @@
 
 This is how generation scales past one machine, the app replicas staying stateless. With a
 router (``router_engine``: ``vllm-router`` in front of the ``vllm serve`` servers) every request
-goes to it carrying its conversation's routing key in ``X-Session-ID``, so the router's
-``consistent_hash`` policy keeps a conversation on the engine that holds its KV blocks
-(``cache_aware`` matches the prompt's prefix instead); health checks, retries and circuit
-breaking are the router's. Without one (``remote_engine``) the app spreads requests itself, to
-the least-busy healthy server: a server that refuses a connection or errors before the first
-token is marked down and the request goes to the next one, and a background task probes
-``/health`` and brings servers back. That choice knows nothing of prefix caches.
+goes to it, and one that names its conversation carries the conversation's routing key in
+``X-Session-ID``, so the router's ``consistent_hash`` policy keeps a conversation on the engine
+that holds its KV blocks (``cache_aware`` matches the prompt's prefix instead); health checks,
+retries and circuit breaking are the router's. Without one (``remote_engine``) the app spreads
+requests itself, to the least-busy healthy server: a server that refuses a connection or errors
+before the first token is marked down and the request goes to the next one, and a background
+task probes ``/health`` and brings servers back. That choice knows nothing of prefix caches.
 """
 
 from __future__ import annotations
