@@ -371,6 +371,7 @@ class ChatService:
             temperature=options.temperature,
             frequency_penalty=options.frequency_penalty,
             stop=STOP_SEQUENCES,  # small models go on to write the next exchange of the layout
+            session_id=outcome.session_id,  # a fleet's router keeps the conversation on one engine
         )
         guard = answer_guard(
             self._leaks,

@@ -539,6 +539,7 @@ class RecordingEngine:
     def __init__(self, engine: Any) -> None:
         self._engine = engine
         self.prompts: list[str] = []
+        self.sessions: list[str] = []  # the conversation each request named
 
     @property
     def description(self) -> str:
@@ -546,6 +547,7 @@ class RecordingEngine:
 
     def stream(self, request: Any) -> Any:
         self.prompts.append(request.prompt)
+        self.sessions.append(request.session_id)
         return self._engine.stream(request)
 
     async def healthy(self) -> bool:
@@ -573,14 +575,18 @@ def test_a_declined_turn_is_recorded_but_stays_out_of_later_prompts(
     engine = RecordingEngine(stack.engine)
     chat = variant(stack, engine=engine)
 
+    sessions: list[str] = []
+
     async def conversation(first: str) -> list[str]:
         session = secrets.token_urlsafe(12)
+        sessions.append(session)
         for message in (first, question):
             async for _ in chat.turn(session, message):
                 pass
         return [t.question for t in await chat.history(session)]
 
     assert portal.call(conversation, attack) == [attack, question]  # kept in the session
+    assert engine.sessions == sessions  # each request names its conversation (a fleet routes on it)
     assert len(engine.prompts) == 1  # the attack never reached the engine ...
     assert (
         question in engine.prompts[0] and "system prompt" not in engine.prompts[0]
