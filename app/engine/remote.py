@@ -102,6 +102,12 @@ class RemoteEngine:
                 return
             except httpx.HTTPStatusError as exc:
                 if exc.response.status_code < 500:  # our request is at fault, not the server
+                    logger.error(
+                        "generation server %s refused a request (%d): %s",
+                        server.url,
+                        exc.response.status_code,
+                        exc.response.text[:300],
+                    )
                     raise EngineUnavailableError(
                         f"{server.url} refused the request ({exc.response.status_code})"
                     ) from exc
@@ -176,6 +182,8 @@ class RemoteEngine:
             headers=headers,
             timeout=self._timeout,
         ) as response:
+            if response.is_error:
+                await response.aread()  # the server's reason, for the log
             response.raise_for_status()
             async for line in response.aiter_lines():
                 if not line.startswith("data: ") or line == "data: [DONE]":

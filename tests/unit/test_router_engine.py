@@ -146,3 +146,27 @@ def test_the_server_gets_four_stop_sequences_and_the_engine_applies_the_rest() -
     assert asyncio.run(scenario()) == ("We ship to Norway.", 40)
     assert sent[0]["stop"] == ["\nA:", "\nB:", "\nC:", "\nD:"]
     assert sent[0]["stream_options"]["continuous_usage_stats"] is True
+
+
+def test_a_refused_request_is_an_unavailable_engine_with_the_servers_reason_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A 4xx is the request's fault: no failover, the server stays up, and the log says why
+    (vllm serve's 400 for too many stop sequences was invisible before)."""
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        if request.method == "GET":
+            return httpx.Response(200)
+        return httpx.Response(400, json={"message": "List should have at most 4 items"})
+
+    async def scenario() -> bool:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(refuse)) as client:
+            engine = RemoteEngine(client, ["http://gpu1:8000"], model="m", timeout_s=5)
+            with pytest.raises(EngineUnavailableError, match=r"refused the request \(400\)"):
+                async for _ in engine.stream(GenerationRequest("r", "Hi")):
+                    pass
+            return await engine.healthy()
+
+    with caplog.at_level("ERROR", logger="app.engine.remote"):
+        assert asyncio.run(scenario()) is True
+    assert "at most 4 items" in caplog.text
