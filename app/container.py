@@ -115,6 +115,7 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
                 min_groundedness=settings.min_groundedness,
                 answer_policy=settings.answer_policy,
                 min_coverage=settings.answer_min_coverage,
+                stop_after_dropped=settings.answer_stop_after_dropped,
             ),
             line_vectors=line_vectors,
         )
@@ -235,7 +236,9 @@ async def _engine(settings: Settings, stack: AsyncExitStack) -> tuple[Supervised
         tensor_parallel_size=settings.vllm_tensor_parallel_size,
         quantization=settings.vllm_quantization,
         enforce_eager=settings.vllm_enforce_eager,
+        speculative_tokens=settings.vllm_speculative_tokens,
         cpu_kvcache_gib=settings.vllm_cpu_kvcache_gib,
+        compile_cache_dir=str(settings.model_cache_dir / "vllm"),
     )
     logger.info("engine: in-process vLLM with %s", model)
     engine = await stack.enter_async_context(

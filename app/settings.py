@@ -151,7 +151,13 @@ class Settings(BaseSettings):
             "OpenAI-compatible `vllm serve` servers, through `remote_router_url` or `remote_urls`."
         ),
     )
-    vllm_dtype: str = Field("auto", description="Weights dtype for vLLM (`auto`, `bfloat16`, ...).")
+    vllm_dtype: str = Field(
+        "auto",
+        description=(
+            "Weights dtype for vLLM (`auto`, `bfloat16`, `float32`, ...). `auto` on a CPU: "
+            "bfloat16 where the cores have bfloat16 dot products (AVX-512 BF16, AMX), else float32."
+        ),
+    )
     vllm_max_model_len: int = Field(
         4096, ge=256, description="Context length: prompt plus answer, in generator tokens."
     )
@@ -171,7 +177,20 @@ class Settings(BaseSettings):
         None, description="vLLM quantization method (`awq`, `gptq`, `fp8`, ...), if any."
     )
     vllm_enforce_eager: bool = Field(
-        True, description="Skip CUDA-graph capture (required on CPU; faster start on GPU)."
+        True,
+        description=(
+            "Eager mode: no torch.compile, no CUDA graphs. Starts faster; off, decoding is faster "
+            "and the compile cache is kept under `model_cache_dir`/vllm."
+        ),
+    )
+    vllm_speculative_tokens: int = Field(
+        0,
+        ge=0,
+        le=8,
+        description=(
+            "n-gram (prompt-lookup) speculative decoding: tokens proposed per decode step from "
+            "the prompt's own text, verified in one pass. 0: off."
+        ),
     )
     vllm_cpu_kvcache_gib: int = Field(
         2, ge=1, description="KV-cache space on CPU, in GiB (VLLM_CPU_KVCACHE_SPACE)."
@@ -274,6 +293,14 @@ class Settings(BaseSettings):
             "once, then the model's sentences that pass the claim checks; `generative`: the "
             "checked sentences alone, the shop's lines only when none passes; `extractive`: "
             "the shop's lines only, no model call."
+        ),
+    )
+    answer_stop_after_dropped: int = Field(
+        2,
+        ge=0,
+        description=(
+            "End the model's answer after this many of its sentences in a row failed the checks "
+            "(the engine stops generating what would be dropped too). 0: never."
         ),
     )
     answer_min_coverage: float = Field(

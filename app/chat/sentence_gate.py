@@ -22,6 +22,7 @@ BARE_YES_NO = "bare_yes_no"
 FRAGMENT = "fragment"
 ECHO = "echoed_question"
 LAYOUT = "prompt_layout"  # the rest of the answer, from where the prompt's layout began
+STOPPED_EARLY = "stopped_after_dropped"  # the rest was not generated: too many dropped in a row
 MAX_RECORDED = 200
 _BARE_YES_NO = re.compile(r"\W*(?:yes|no|yep|nope|sure)\W*(?:\[\d{1,2}\])?\W*", re.IGNORECASE)
 
@@ -38,9 +39,11 @@ class SentenceGate:
         *,
         known: Sequence[str] = (),
         question: str = "",
+        stop_after_dropped: int = 0,
     ) -> None:
         """``known``: lines the shopper has already been shown (a sentence repeating one is
-        dropped)."""
+        dropped); ``stop_after_dropped``: after this many sentences dropped in a row, the answer
+        ends (``stopped``: the engine need not generate what would be dropped too); 0: never."""
         self._check = check
         self._question = frozenset(content_words(question))
         self._passages = passages
@@ -48,7 +51,9 @@ class SentenceGate:
         self._seen: set[str] = {" ".join(content_words(MARKER.sub(" ", k))) for k in known}
         self.kept: list[str] = []
         self.dropped: list[Dropped] = []
-        self.stopped = False  # the layout began: nothing after it is the answer
+        self._stop_after_dropped = stop_after_dropped
+        self._dropped_in_row = 0
+        self.stopped = False  # nothing after this is the answer: the layout began, or see above
 
     @property
     def text(self) -> str:
@@ -70,7 +75,16 @@ class SentenceGate:
         shown = []
         while (match := SENTENCE_BOUNDARY.search(self._pending)) is not None:
             sentence, self._pending = self._pending[: match.end()], self._pending[match.end() :]
+            dropped = len(self.dropped)
             shown.append(self._judge(sentence))
+            self._dropped_in_row = self._dropped_in_row + 1 if len(self.dropped) > dropped else 0
+            if self._stop_after_dropped and self._dropped_in_row >= self._stop_after_dropped:
+                self.dropped.append(
+                    Dropped("(the rest of the answer was not generated)", STOPPED_EARLY)
+                )
+                self._pending = ""
+                self.stopped = True
+                break
         return "".join(shown)
 
     def finish(self) -> str:

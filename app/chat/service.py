@@ -68,6 +68,9 @@ class ChatOptions:
     min_coverage: float = MIN_COVERAGE  # under it, the closest lines are shown as such
     history_turns_for_retrieval: int = 2
     screen_messages: bool = True  # decline prompt attacks and requests for others' data up front
+    stop_after_dropped: int = (
+        2  # end the answer after this many sentences dropped in a row (0: never)
+    )
 
 
 class ChatService:
@@ -406,7 +409,13 @@ class ChatService:
             finally:
                 checking[0] += time.perf_counter() - started
 
-        gate = SentenceGate(check, prompt.passages, known=shown_lines, question=question)
+        gate = SentenceGate(
+            check,
+            prompt.passages,
+            known=shown_lines,
+            question=question,
+            stop_after_dropped=options.stop_after_dropped,
+        )
         mark = time.perf_counter()
         first = True
         stream = self._engine.stream(request)

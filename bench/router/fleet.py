@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 
+from app.engine.vllm_engine import cpu_flags, resolve_dtype
 from bench.loadbench.systems import free_port, process, wait_ready
 
 SERVED_NAME = "smollm2"
@@ -55,6 +56,7 @@ def start_engines(
             "--model", model, "--served-model-name", SERVED_NAME,
             "--host", "127.0.0.1", "--port", str(port),
             "--enforce-eager", "--enable-prefix-caching", "--enable-prompt-tokens-details",
+            "--dtype", resolve_dtype("auto", on_cpu=True, flags=cpu_flags()),
             "--max-model-len", str(max_model_len), "--max-num-seqs", str(max_num_seqs),
             "--uvicorn-log-level", "warning",
         ]  # fmt: skip

@@ -16,6 +16,7 @@ from anyio.from_thread import BlockingPortal
 
 from app.engine.base import GenerationRequest
 from app.engine.remote import remote_engine
+from app.engine.vllm_engine import cpu_flags, resolve_dtype
 from app.errors import EngineUnavailableError
 from app.modelstore import resolve_generator
 from app.settings import Settings
@@ -42,6 +43,7 @@ def vllm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "--model", model, "--served-model-name", SERVED_NAME,
             "--host", "127.0.0.1", "--port", str(port),
             "--enforce-eager", "--max-model-len", "2048", "--enable-prompt-tokens-details",
+            "--dtype", resolve_dtype("auto", on_cpu=True, flags=cpu_flags()),
         ],
         stdout=log, stderr=subprocess.STDOUT, env=env,
     )  # fmt: skip

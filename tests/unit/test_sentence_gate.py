@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.chat.claims import check_sentence
 from app.chat.quotes import fabricated_quotes, verbatim
 from app.chat.scaffolding import STOP_SEQUENCES, scaffolding_start
-from app.chat.sentence_gate import QUOTE_BLOCK, REPEATED, SentenceGate
+from app.chat.sentence_gate import QUOTE_BLOCK, REPEATED, STOPPED_EARLY, SentenceGate
 from tests.unit.passages import FOOTPRINT, RETURNS, TENT
 
 PASSAGES = [TENT, FOOTPRINT, RETURNS]
@@ -80,3 +80,27 @@ def test_a_repeat_cut_off_by_the_token_limit_is_dropped() -> None:
                        "You can return unused items within"])  # fmt: skip
     assert "".join(shown).count("You can return") == 1
     assert [d.reason for d in g.dropped] == [REPEATED]
+
+
+def test_the_answer_ends_after_the_set_number_of_sentences_dropped_in_a_row() -> None:
+    reject_b = SentenceGate(
+        lambda s: "unsupported" if "blue" in s else None, [], stop_after_dropped=2
+    )
+    shown = reject_b.feed("The tent is green. It is blue inside. The fly is blue. ")
+    assert "green" in shown
+    assert reject_b.stopped
+    assert [d.reason for d in reject_b.dropped] == ["unsupported", "unsupported", STOPPED_EARLY]
+    assert reject_b.feed("The pegs are green too. ") == ""
+    assert reject_b.finish() == ""
+
+
+def test_a_kept_sentence_resets_the_count_and_zero_never_stops() -> None:
+    check = lambda s: "unsupported" if "blue" in s else None  # noqa: E731
+    gate = SentenceGate(check, [], stop_after_dropped=2)
+    gate.feed("It is blue inside. The tent is green. The fly is blue. The poles are green. ")
+    assert not gate.stopped
+    assert len(gate.kept) == 2
+    never = SentenceGate(check, [], stop_after_dropped=0)
+    never.feed("It is blue. The fly is blue. The sky is blue. The tent is green. ")
+    assert not never.stopped
+    assert "green" in never.text
