@@ -13,6 +13,7 @@ from app.chat.conversations import ConversationService
 from app.chat.evidence import quotable_lines
 from app.chat.prompt_format import PromptFormat
 from app.chat.service import ChatOptions, ChatService
+from app.embedding.embedder import WordEmbedder
 from app.embedding.factory import build_embedder
 from app.engine.supervisor import SupervisedEngine, supervised_engine
 from app.errors import ConfigurationError, IndexNotPublishedError
@@ -115,9 +116,11 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
                 min_groundedness=settings.min_groundedness,
                 answer_policy=settings.answer_policy,
                 min_coverage=settings.answer_min_coverage,
+                near_word_similarity=settings.answer_near_word_similarity,
                 stop_after_dropped=settings.answer_stop_after_dropped,
             ),
             line_vectors=line_vectors,
+            words=embedder if isinstance(embedder, WordEmbedder) else None,
         )
         metrics = ChatMetrics()
         metrics.registry.register(

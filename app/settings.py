@@ -313,6 +313,17 @@ class Settings(BaseSettings):
             "come, with a person offered, and no model is called (0: never)."
         ),
     )
+    answer_near_word_similarity: float = Field(
+        0.6,
+        ge=0,
+        le=1,
+        description=(
+            "For that share, a question's word also counts as held when the embedder's vector "
+            "of it, in the question, is this alike (cosine) to one of a word of the lines "
+            '("footage" beside "recordings"); names, numbers and words under three letters '
+            "never count this way (0: by spelling only)."
+        ),
+    )
     min_groundedness: float = Field(
         0.5,
         ge=0,

@@ -7,6 +7,9 @@ does; then, on the same passages in the same run:
   then selection and verdict;
 - shopdesk: the served version's lines embedded once up front (as the service does while its
   engine starts), so a turn only looks them up; then selection and verdict;
+- near words: for a turn whose lines hold too few of the question's words by spelling (the
+  hedge), the word vectors of the question and its lines and the verdict again (the service
+  pays this on those turns only);
 - claims: the sentence checks over the turn's evidence lines, standing in for model sentences.
 
 Times one turn at a time, nothing else running. Prints a table and writes JSON.
@@ -35,8 +38,10 @@ from app.chat.answerability import judge
 from app.chat.claims import check_sentence
 from app.chat.defences.planted_instructions import neutralise
 from app.chat.evidence import quotable_lines, select_evidence, units
+from app.chat.near_words import near_question_words
 from app.chat.prompt import fit_passages
 from app.chat.vocabulary import Vocabulary
+from app.embedding.embedder import WordEmbedder
 from app.embedding.factory import build_embedder
 from app.modelstore import resolve_generator
 from app.retrieval.published_index import PublishedIndex
@@ -74,7 +79,7 @@ def main() -> int:
         return len(tokenizer(text, add_special_tokens=False)["input_ids"])
 
     cases = answer_cases()
-    timings: dict[str, list[float]] = {"naive": [], "shopdesk": [], "claims": []}
+    timings: dict[str, list[float]] = {"naive": [], "shopdesk": [], "near_words": [], "claims": []}
     with tempfile.TemporaryDirectory() as scratch:
         shop = settings.model_copy(update={"data_dir": Path(scratch)})
         run_ingest(shop, embedder)
@@ -107,8 +112,14 @@ def main() -> int:
                 selection = select_evidence(
                     case.question, case.history[::-1], passages, (matrix @ vector).tolist()
                 )
-                judge(case.question, selection, passages, vocabulary)
+                verdict = judge(case.question, selection, passages, vocabulary)
                 timings[variant].append(time.perf_counter() - started)
+            if verdict.partial and isinstance(embedder, WordEmbedder):
+                started = time.perf_counter()
+                vectors = embedder.word_vectors([case.question, *(e.text for e in selection.lines)])
+                near = near_question_words(case.question, vectors)
+                judge(case.question, selection, passages, vocabulary, near=near)
+                timings["near_words"].append(time.perf_counter() - started)
             started = time.perf_counter()
             for line in selection.lines:
                 check_sentence(line.text, passages=passages, question=case.question, product=None)
@@ -118,11 +129,15 @@ def main() -> int:
         "turns": len(timings["naive"]),
         "warm_lines": len(lines),
         "warm_seconds": round(warm_s, 2),
-        "per_turn": {name: percentiles(values) for name, values in timings.items()},
+        "near_words_turns": len(timings["near_words"]),
+        "per_turn": {name: percentiles(values) for name, values in timings.items() if values},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2))
-    print(f"{result['turns']} turns; {len(lines)} lines warmed once in {warm_s:.1f} s")
+    print(
+        f"{result['turns']} turns; {len(lines)} lines warmed once in {warm_s:.1f} s; near words "
+        f"on {len(timings['near_words'])} of them"
+    )
     print("| per turn | p50 ms | p95 ms | mean ms |\n| --- | ---: | ---: | ---: |")
     for name, figures in result["per_turn"].items():
         print(f"| {name} | {figures['p50_ms']} | {figures['p95_ms']} | {figures['mean_ms']} |")

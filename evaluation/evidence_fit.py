@@ -33,7 +33,10 @@ from app.chat.answerability import Verdict, judge
 from app.chat.catalog import Catalog, Product
 from app.chat.compose import WITH_CLOSEST_LINES, composed_pieces
 from app.chat.evidence import Selection, select_evidence
+from app.chat.near_words import near_question_words
 from app.chat.vocabulary import Vocabulary
+from app.embedding.embedder import WordEmbedder, WordVectors
+from app.embedding.factory import build_embedder
 from app.retrieval.published_index import ScoredPassage
 from app.settings import Settings
 from evaluation import datasets
@@ -95,8 +98,11 @@ def recording(turns: dict[tuple[str, tuple[str, ...]], RecordedTurn]) -> Iterato
         yield
 
 
-def replay(turn: RecordedTurn, case: datasets.Case) -> dict[str, Any]:
-    """The turn's outcome under the evidence module's current weights."""
+def replay(turn: RecordedTurn, case: datasets.Case, words: WordEmbedder | None = None
+           ) -> dict[str, Any]:  # fmt: skip
+    """The turn's outcome under the evidence module's current weights (the hedge counting the
+    question's words the lines hold in other words, as the service does, when ``words`` is
+    given)."""
     selection = select_evidence(
         turn.question, turn.earlier, turn.passages, turn.similarity, about=turn.about,
         parts=turn.parts,
@@ -105,12 +111,27 @@ def replay(turn: RecordedTurn, case: datasets.Case) -> dict[str, Any]:
         turn.question, selection, turn.passages, turn.vocabulary, catalog=turn.catalog,
         product=turn.product,
     )  # fmt: skip
+    if found.partial and words is not None:
+        vectors = _word_vectors(words, (turn.question, *(e.text for e in selection.lines)))
+        found = judge(
+            turn.question, selection, turn.passages, turn.vocabulary, catalog=turn.catalog,
+            product=turn.product, near=near_question_words(turn.question, vectors),
+        )  # fmt: skip
     if not found.answerable:  # some declines still show the closest lines
         shown = found.reason in WITH_CLOSEST_LINES
         answer = "".join(composed_pieces(selection.lines, turn.passages)) if shown else ""
         return {"declined": True, "key_facts": facts_found(answer, case.key_facts)}
     answer = "".join(composed_pieces(selection.lines, turn.passages, partial=found.partial))
     return {"declined": found.partial, "key_facts": facts_found(answer, case.key_facts)}
+
+
+_WORD_VECTORS: dict[str, WordVectors] = {}  # the same lines come back in every replay
+
+
+def _word_vectors(words: WordEmbedder, texts: tuple[str, ...]) -> list[WordVectors]:
+    missing = [t for t in dict.fromkeys(texts) if t not in _WORD_VECTORS]
+    _WORD_VECTORS.update(zip(missing, words.word_vectors(missing), strict=True))
+    return [_WORD_VECTORS[t] for t in texts]
 
 
 def figures(rows: list[dict[str, Any]]) -> dict[str, float]:
@@ -136,28 +157,30 @@ def _mean(values: Iterable[float]) -> float:
 def score_all(
     asked: list[tuple[datasets.Case, dict[str, Any]]],
     turns: dict[tuple[str, tuple[str, ...]], RecordedTurn],
+    words: WordEmbedder | None = None,
 ) -> list[dict[str, Any]]:
     """Each case scored under the current weights; a case declined before any evidence was
     chosen (nothing retrieved, a screened message) keeps its recorded outcome."""
     rows = []
     for case, seen in asked:
         turn = turns.get((case.question, tuple(reversed(case.history))[:2]))
-        outcome = replay(turn, case) if turn is not None else seen
+        outcome = replay(turn, case, words) if turn is not None else seen
         rows.append({"part": case.part, "answerable": case.answerable, **outcome})
     return rows
 
 
 def fit(asked: list[tuple[datasets.Case, dict[str, Any]]],
-        turns: dict[tuple[str, tuple[str, ...]], RecordedTurn]) -> dict[str, float]:  # fmt: skip
+        turns: dict[tuple[str, tuple[str, ...]], RecordedTurn],
+        words: WordEmbedder | None = None) -> dict[str, float]:  # fmt: skip
     """Coordinate descent over GRID on the tuning part; leaves the best weights set."""
     tuning = [(c, seen) for c, seen in asked if c.part == "tuning"]
     weights = {name: float(getattr(evidence, name)) for name in GRID}
-    best = figures(score_all(tuning, turns))["objective"]
+    best = figures(score_all(tuning, turns, words))["objective"]
     for _ in range(ROUNDS):
         for name, grid in GRID.items():
             for value in grid:
                 setattr(evidence, name, value)
-                found = figures(score_all(tuning, turns))["objective"]
+                found = figures(score_all(tuning, turns, words))["objective"]
                 if found > best + 1e-9:
                     best, weights[name] = found, value
             setattr(evidence, name, weights[name])
@@ -185,9 +208,11 @@ def main() -> int:
             for r in rows}  # fmt: skip
     asked = [(c, seen[c.id]) for c in cases]
     start = {name: float(getattr(evidence, name)) for name in GRID}
-    before = score_all(asked, turns)
-    weights = fit(asked, turns)
-    after = score_all(asked, turns)
+    embedder = build_embedder(Settings())
+    words = embedder if isinstance(embedder, WordEmbedder) else None
+    before = score_all(asked, turns, words)
+    weights = fit(asked, turns, words)
+    after = score_all(asked, turns, words)
     result: dict[str, Any] = {"start": start, "fitted": weights, "parts": {}}
     for part in ("tuning", "report", "fresh"):
         result["parts"][part] = {

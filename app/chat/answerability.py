@@ -73,9 +73,11 @@ def judge(
     catalog: Catalog | None = None,
     product: Product | None = None,
     min_coverage: float = MIN_COVERAGE,
+    near: frozenset[str] = frozenset(),
 ) -> Verdict:
     """Whether ``selection`` (chosen from ``passages``) answers ``question`` as asked;
-    ``product`` is the product the turn is about, when one is known."""
+    ``product`` is the product the turn is about, when one is known; ``near``: the question's
+    words (lower case) the lines hold in other words (`app.chat.near_words`)."""
     if not selection.lines:
         return Verdict(False, "no_match")
     everything = " ".join(f"{h.passage.title} {h.passage.text}" for h in passages).lower()
@@ -92,7 +94,7 @@ def judge(
             return Verdict(False, "other_size")
     known = set(_WORD.findall(everything))
     plain = PRODUCT_CODE.sub(" ", question)
-    for name in _names(plain):  # a name the shop's pages mention anywhere is no unknown
+    for name in names_in(plain):  # a name the shop's pages mention anywhere is no unknown
         if not all(w in known or vocabulary.knows(stem(w)) for w in _WORD.findall(name.lower())):
             return Verdict(False, "unknown_name", missing=name)
     if catalog is not None and product is not None:
@@ -101,14 +103,21 @@ def judge(
             unlisted = catalog.unlisted(product, sorted(own_words - _not_records(passages)))
             if unlisted:
                 return Verdict(False, "not_listed", missing=unlisted[0])
-    if coverage(question, selection, vocabulary) < min_coverage:
+    if coverage(question, selection, vocabulary, near=near) < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
 
 
-def coverage(question: str, selection: Selection, vocabulary: Vocabulary) -> float:
+def coverage(
+    question: str,
+    selection: Selection,
+    vocabulary: Vocabulary,
+    *,
+    near: frozenset[str] = frozenset(),
+) -> float:
     """The share of the question's own words (not the product's name) that the chosen lines
-    hold, each weighed by its rarity in the shop's pages; 1.0 when it has none."""
+    hold, by spelling or, for the words in ``near``, by meaning, each weighed by its rarity in
+    the shop's pages; 1.0 when it has none."""
     product = selection.product or ""
     named = {w[:5] for w in name_words(product)} | stems(product)
     total = held = 0.0
@@ -121,7 +130,11 @@ def coverage(question: str, selection: Selection, vocabulary: Vocabulary) -> flo
             continue  # the product's name; chat shorthand the pages never use ("u", "ffs", "mum")
         weight = vocabulary.weight(own)
         total += weight
-        if own in selection.held_words or set(FIELD_NAMES.get(word, ())) & selection.held_words:
+        if (
+            own in selection.held_words
+            or set(FIELD_NAMES.get(word, ())) & selection.held_words
+            or word in near
+        ):
             held += weight
     return held / total if total else 1.0
 
@@ -179,7 +192,7 @@ def _stated_sizes(line: str) -> set[str]:
     return {re.sub(r"\s+", " ", m.group(1)).upper() for m in _STATED_SIZE.finditer(line)}
 
 
-def _names(question: str) -> list[str]:
+def names_in(question: str) -> list[str]:
     """Capitalised words after the question's first, and all-capital words, not the shop's own
     vocabulary: "Ireland", "NHS", "Manchester"."""
     return [m.group(1) for m in _NAME.finditer(question.strip()) if m.group(1) not in _NOT_NAMES]

@@ -33,6 +33,7 @@ from app.chat.defences.message_screening import DECLINES, Screening, screen_mess
 from app.chat.defences.prompt_leak import PromptLeakDetector
 from app.chat.evidence import Evidence, Selection, quotable_lines, select_evidence, units
 from app.chat.messages import clean_message
+from app.chat.near_words import NEAR_WORD_SIMILARITY, near_question_words
 from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, ChatEvent, Delta, Done, TurnOutcome
 from app.chat.page_facts import PageFacts
 from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
@@ -40,6 +41,7 @@ from app.chat.prompt_format import PromptFormat
 from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.sentence_gate import SentenceGate
 from app.chat.turn_search import TurnSearch
+from app.embedding.embedder import WordEmbedder
 from app.engine.base import Engine, GenerationRequest
 from app.errors import EngineUnavailableError
 from app.retrieval.line_vectors import LineVectors
@@ -66,6 +68,8 @@ class ChatOptions:
     min_groundedness: float
     answer_policy: str = "verified"  # "generative" | "verified" | "extractive"
     min_coverage: float = MIN_COVERAGE  # under it, the closest lines are shown as such
+    # a question's word held by a line's word this alike (contextual vectors; 0: spelling only)
+    near_word_similarity: float = NEAR_WORD_SIMILARITY
     history_turns_for_retrieval: int = 2
     screen_messages: bool = True  # decline prompt attacks and requests for others' data up front
     stop_after_dropped: int = (
@@ -85,7 +89,10 @@ class ChatService:
         prompt_format: PromptFormat,
         options: ChatOptions,
         line_vectors: LineVectors,
+        words: WordEmbedder | None = None,
     ) -> None:
+        """``words``: the embedder's word vectors, for the hedge to count a question's word the
+        lines hold in other words (none: by spelling only)."""
         self._store = store
         self._retriever = retriever
         self._search = TurnSearch(
@@ -99,6 +106,7 @@ class ChatService:
         self._format = prompt_format
         self._options = options
         self._lines = line_vectors
+        self._words = words
         self._encoder = encoder
         self._page_facts: tuple[str, asyncio.Future[PageFacts]] | None = None  # version, counting
         self._leaks = PromptLeakDetector(prompt_format.system, prompt_format.canary)
@@ -261,6 +269,19 @@ class ChatService:
             product=about,
             min_coverage=self._options.min_coverage,
         )
+        if verdict.partial:  # the lines may hold the question's words in other words
+            near = await self._near_words(question, selection)
+            if near:
+                verdict = judge(
+                    question,
+                    selection,
+                    prompt.passages,
+                    facts.vocabulary,
+                    catalog=facts.catalog,
+                    product=about,
+                    min_coverage=self._options.min_coverage,
+                    near=near,
+                )
         outcome.timings["evidence"] = time.perf_counter() - mark
         outcome.answer_policy = self._options.answer_policy
         lines = [e for e in selection.lines if not self._leaks.leaked(e.text)]
@@ -342,6 +363,16 @@ class ChatService:
         return select_evidence(
             question, earlier, passages, [float(x) for x in similarity], about=about, parts=parts
         )
+
+    async def _near_words(self, question: str, selection: Selection) -> frozenset[str]:
+        """The question's words that the chosen lines hold in other words (one embedder call
+        for the question and its lines, off the event loop)."""
+        threshold = self._options.near_word_similarity
+        if self._words is None or threshold <= 0 or not selection.lines:
+            return frozenset()
+        texts = [question, *(line.text for line in selection.lines)]
+        found = await asyncio.to_thread(self._words.word_vectors, texts)
+        return near_question_words(question, found, threshold=threshold)
 
     def warm_lines(self) -> None:
         """Start embedding every quotable line of a newly served version, in the background."""

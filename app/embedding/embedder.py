@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 from tqdm import tqdm
@@ -37,6 +38,18 @@ class Embedder(Protocol):
     def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
 
     def embed(self, texts: Sequence[str], *, progress: bool = False) -> np.ndarray: ...
+
+
+# A text's words (lower case) with the model's vector of each word in its context.
+WordVectors = list[tuple[str, np.ndarray]]
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+@runtime_checkable
+class WordEmbedder(Protocol):
+    """Contextual word vectors: what a word means where it stands ("footage" beside "CCTV")."""
+
+    def word_vectors(self, texts: Sequence[str]) -> list[WordVectors]: ...
 
 
 class SentenceTransformerEmbedder:
@@ -119,6 +132,28 @@ class SentenceTransformerEmbedder:
             )
         return out
 
+    def word_vectors(self, texts: Sequence[str]) -> list[WordVectors]:
+        """Each text's words with their L2-normalised vectors: the mean of the model's output
+        for the word's tokens, in one batch (for a few short texts: a question and its lines)."""
+        if not texts:
+            return []
+        model = self._load()
+        tokens = model.encode(
+            list(texts),
+            output_value="token_embeddings",
+            batch_size=len(texts),
+            convert_to_numpy=False,
+            show_progress_bar=False,
+        )
+        offsets = self._tokenizer(
+            list(texts), return_offsets_mapping=True, truncation=True, max_length=self._max_tokens
+        )["offset_mapping"]
+        found = []
+        for text, vectors, spans in zip(texts, tokens, offsets, strict=True):
+            rows = vectors.float().cpu().numpy()
+            found.append(_words_of(text, rows, spans))
+        return found
+
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
@@ -135,6 +170,21 @@ class SentenceTransformerEmbedder:
                 )
                 self._model = model
             return self._model
+
+
+def _words_of(text: str, rows: np.ndarray, spans: Sequence[tuple[int, int]]) -> WordVectors:
+    """Group token vectors into the words of ``text`` they were cut from."""
+    words: WordVectors = []
+    for match in _WORD.finditer(text):
+        picked = [
+            i
+            for i, (start, end) in enumerate(spans[: len(rows)])
+            if end > start and start >= match.start() and end <= match.end()
+        ]
+        if picked:
+            vector = rows[picked].mean(axis=0)
+            words.append((match.group(0).lower(), vector / (np.linalg.norm(vector) + 1e-12)))
+    return words
 
 
 def _choose_devices(preference: DevicePreference) -> list[str]:
