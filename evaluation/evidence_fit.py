@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -107,16 +108,14 @@ def replay(turn: RecordedTurn, case: datasets.Case, words: WordEmbedder | None =
         turn.question, turn.earlier, turn.passages, turn.similarity, about=turn.about,
         parts=turn.parts,
     )  # fmt: skip
-    found = judge(
-        turn.question, selection, turn.passages, turn.vocabulary, catalog=turn.catalog,
+    verdict_of = functools.partial(
+        judge, turn.question, selection, turn.passages, turn.vocabulary, catalog=turn.catalog,
         product=turn.product,
     )  # fmt: skip
+    found = verdict_of()
     if found.partial and words is not None:
         vectors = _word_vectors(words, (turn.question, *(e.text for e in selection.lines)))
-        found = judge(
-            turn.question, selection, turn.passages, turn.vocabulary, catalog=turn.catalog,
-            product=turn.product, near=near_question_words(turn.question, vectors),
-        )  # fmt: skip
+        found = verdict_of(near=near_question_words(turn.question, vectors))
     if not found.answerable:  # some declines still show the closest lines
         shown = found.reason in WITH_CLOSEST_LINES
         answer = "".join(composed_pieces(selection.lines, turn.passages)) if shown else ""

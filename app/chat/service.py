@@ -8,6 +8,7 @@ reads top to bottom here in one place, while each step's logic lives in its own 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 import uuid
@@ -260,7 +261,8 @@ class ChatService:
         selection = await self._select(question, vector, turns, prompt.passages, focus)
         outcome.product = _product_of(selection, prompt.passages, facts.catalog) or outcome.product
         about = _asked_about(selection, focus, facts.catalog)
-        verdict = judge(
+        verdict_of = functools.partial(
+            judge,
             question,
             selection,
             prompt.passages,
@@ -269,19 +271,10 @@ class ChatService:
             product=about,
             min_coverage=self._options.min_coverage,
         )
+        verdict = verdict_of()
         if verdict.partial:  # the lines may hold the question's words in other words
             near = await self._near_words(question, selection)
-            if near:
-                verdict = judge(
-                    question,
-                    selection,
-                    prompt.passages,
-                    facts.vocabulary,
-                    catalog=facts.catalog,
-                    product=about,
-                    min_coverage=self._options.min_coverage,
-                    near=near,
-                )
+            verdict = verdict_of(near=near) if near else verdict
         outcome.timings["evidence"] = time.perf_counter() - mark
         outcome.answer_policy = self._options.answer_policy
         lines = [e for e in selection.lines if not self._leaks.leaked(e.text)]
