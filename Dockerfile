@@ -14,6 +14,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     SHOPDESK_DATA_DIR=/data \
     SHOPDESK_MODEL_CACHE_DIR=/opt/shopdesk/models \
     SHOPDESK_KNOWLEDGE_DIR=/srv/shopdesk/knowledge
+# The engine's compile cache on the volume: only a container's first start compiles.
+ENV VLLM_CACHE_ROOT=/data/vllm-cache
 
 RUN apt-get update \
     && apt-get install -y --no-install-recommends build-essential \

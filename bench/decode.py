@@ -12,12 +12,16 @@ its shown answers equal the first variant's. The variants, each the defaults but
 - ``no-early-stop``: the answer generated to its end whatever the checks drop;
 - ``ngram4``: prompt-lookup speculative decoding proposing 4 tokens a step;
 - ``compiled-cold`` then ``compiled-warm``: compiled (non-eager) mode with an empty compile cache,
-  then started again on the cache the first start wrote.
+  then started again on the cache the first start wrote;
+- ``compiled-ngram4``: both levers at once, on the warm cache (after ``compiled-cold``).
 
 Throughput is compared by wall time over the same questions (an answer ended early reports no
-generated-token count).
+generated-token count). A shared machine's speed drifts during a run (two runs of the same
+variants on one 2-vCPU machine put the same default 19 s and 29 s apart), so ``--rounds N`` runs
+every variant N times, the order reversed every other round, and reports each figure's median
+with its range; ``compiled-cold`` runs once, first (it needs the empty compile cache).
 
-    flock /tmp/shopdesk-cpu.lock .venv/bin/python -m bench.decode [--questions 16]
+    flock /tmp/shopdesk-cpu.lock .venv/bin/python -m bench.decode [--questions 16] [--rounds 3]
 
 Writes bench-results/decode.json (with the machine and its CPU flags).
 """
@@ -30,6 +34,7 @@ import json
 import os
 import platform
 import secrets
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -52,6 +57,7 @@ VARIANTS = (
     "ngram4",
     "compiled-cold",
     "compiled-warm",
+    "compiled-ngram4",
 )
 
 
@@ -63,7 +69,7 @@ def variant_settings(variant: str, data_dir: Path) -> dict[str, Any]:
         "data_dir": data_dir,
         "vllm_dtype": variant if variant in ("bfloat16", "float32") else "auto",
         "vllm_enforce_eager": eager,
-        "vllm_speculative_tokens": 4 if variant == "ngram4" else 0,
+        "vllm_speculative_tokens": 4 if variant.endswith("ngram4") else 0,
         "vllm_max_num_seqs": 16,
         "answer_stop_after_dropped": 0 if variant == "no-early-stop" else 2,
     }
@@ -144,6 +150,7 @@ def main() -> int:
         "--variants", help="comma-separated (default: all but the dtype auto picks)"
     )
     parser.add_argument("--questions", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each variant (medians)")
     parser.add_argument("--out", type=Path, default=REPO / "bench-results" / "decode.json")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, help=argparse.SUPPRESS)
@@ -169,7 +176,10 @@ def main() -> int:
         data_dir, cache_dir = Path(scratch) / "data", Path(scratch) / "compile-cache"
         settings = Settings(knowledge_dir=REPO / "knowledge", data_dir=data_dir)
         run_ingest(settings, build_embedder(settings))
-        results = [_child(v, data_dir, cache_dir, args.questions) for v in variants]
+        runs: dict[str, list[dict[str, Any]]] = {v: [] for v in variants}
+        for variant in schedule(variants, args.rounds):
+            runs[variant].append(_child(variant, data_dir, cache_dir, args.questions))
+    results = [combine(variant_runs) for variant_runs in runs.values()]
     baseline = next((r for r in results if "answers" in r), None)
     for result in results:
         if baseline is not None and "answers" in result:
@@ -178,6 +188,7 @@ def main() -> int:
     flags = cpu_flags() or frozenset()
     out = {
         "questions": args.questions,
+        "rounds": args.rounds,
         "machine": {
             "platform": platform.platform(),
             "processor": _cpu_model(),
@@ -192,6 +203,38 @@ def main() -> int:
     report(out)
     print(f"written to {args.out}")
     return 0
+
+
+def schedule(variants: list[str], rounds: int) -> list[str]:
+    """Every variant once a round, the order reversed every other round, so that a machine
+    getting faster or slower during the run favours none; ``compiled-cold`` once, first."""
+    order = [v for v in variants if v == "compiled-cold"]
+    rest = [v for v in variants if v != "compiled-cold"]
+    for round_ in range(max(rounds, 1)):
+        order += rest if round_ % 2 == 0 else rest[::-1]
+    return order
+
+
+_FIGURES = ("wall_s", "p50_latency_s", "p95_latency_s", "p50_ttft_s", "tokens_per_s")
+
+
+def combine(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One variant's runs as one row: each figure's median, the wall times' range, every run."""
+    done = [r for r in runs if "failed" not in r]
+    if not done:
+        return runs[0]
+    row = {key: done[0][key] for key in ("variant", "dtype", "eager", "speculative_tokens")}
+    row["ready_s"] = round(statistics.median(r["ready_s"] for r in done), 1)
+    for phase in ("one_shopper", "all_at_once"):
+        row[phase] = {
+            name: round(statistics.median(r[phase][name] for r in done), 2) for name in _FIGURES
+        }
+        walls = [r[phase]["wall_s"] for r in done]
+        row[phase]["wall_s_range"] = [min(walls), max(walls)]
+    row["answers"] = done[0]["answers"]
+    row["runs"] = [{k: v for k, v in r.items() if k != "answers"} for r in done]
+    row["failed_runs"] = len(runs) - len(done)
+    return row
 
 
 def _cpu_model() -> str:
@@ -210,18 +253,21 @@ def report(out: dict[str, Any]) -> None:
         f"\n{out['questions']} questions, {machine['processor']}, {machine['cpus']} CPUs, "
         f"bfloat16 flags: {', '.join(machine['bf16_flags']) or 'none'}"
     )
+    print(f"medians of {out['rounds']} round(s); wall time ranges in brackets")
     print(
-        f"{'variant':<15}{'dtype':>9}{'ready s':>9}{'1: wall s':>11}{'p50 s':>7}{'p95 s':>7}"
-        f"{'all: wall s':>12}{'p50 s':>7}{'p95 s':>7}  answers = first"
+        f"{'variant':<16}{'dtype':>9}{'ready s':>9}{'1: wall s':>19}{'p50 s':>7}{'p95 s':>7}"
+        f"{'all: wall s':>19}{'p50 s':>7}{'p95 s':>7}  answers = first"
     )
     for r in out["variants"]:
         if "failed" in r:
             print(f"{r['variant']:<15} failed: {r['failed']}")
             continue
         one, many = r["one_shopper"], r["all_at_once"]
+        one_wall = f"{one['wall_s']} [{one['wall_s_range'][0]}-{one['wall_s_range'][1]}]"
+        many_wall = f"{many['wall_s']} [{many['wall_s_range'][0]}-{many['wall_s_range'][1]}]"
         print(
-            f"{r['variant']:<15}{r['dtype']:>9}{r['ready_s']:>9}{one['wall_s']:>11}"
-            f"{one['p50_latency_s']:>7}{one['p95_latency_s']:>7}{many['wall_s']:>12}"
+            f"{r['variant']:<16}{r['dtype']:>9}{r['ready_s']:>9}{one_wall:>19}"
+            f"{one['p50_latency_s']:>7}{one['p95_latency_s']:>7}{many_wall:>19}"
             f"{many['p50_latency_s']:>7}{many['p95_latency_s']:>7}  {r['answers_equal_to_first']}"
         )
 

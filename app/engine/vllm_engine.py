@@ -29,7 +29,7 @@ class VllmOptions:
     gpu_memory_utilization: float = 0.85
     tensor_parallel_size: int = 1
     quantization: str | None = None
-    enforce_eager: bool = True
+    enforce_eager: bool = False
     speculative_tokens: int = 0
     cpu_kvcache_gib: int = 2
     # where the compiled (non-eager) engine keeps its compile cache, so only the first start pays

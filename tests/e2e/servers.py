@@ -121,6 +121,9 @@ def app_server(data_dir: Path, env: dict[str, str]) -> Iterator[tuple[str, Path,
         "SHOPDESK_INDEX_POLL_SECONDS": "0",
         "SHOPDESK_EMBED_DEVICE": "cpu",
         "VLLM_LOGGING_LEVEL": "WARNING",
+        # these servers test limits and outages, not the engine: eager starts 45 s sooner (the
+        # live server and the integration stack start compiled, the default)
+        "SHOPDESK_VLLM_ENFORCE_EAGER": "true",
         **env,
     }
     command = [sys.executable, "-m", "app", "serve", "--port", str(port)]

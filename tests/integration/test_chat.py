@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import secrets
 import threading
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +25,8 @@ from app.sessions.redis_store import RedisSessionStore
 from app.sessions.turn_vectors import TurnVectorCache
 from ingest.pipeline import run_ingest
 from tests.integration.conftest import ask
+
+ENVIRONMENT_BEFORE = dict(os.environ)  # before the engine set its defaults
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -48,6 +52,20 @@ def test_answer_is_streamed_cited_and_timed(portal: BlockingPortal, stack: Any) 
     assert set(outcome.timings) >= {"embed", "search", "first_token", "prefill", "decode", "total"}
     assert outcome.engine.startswith("vllm:")
     assert outcome.index_version == versions.current_version_id(stack.settings.index_dir)
+
+
+def test_the_engine_runs_compiled_with_its_compile_cache_kept(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The default engine is compiled (no eager mode), its cache under the model cache folder
+    (or wherever VLLM_CACHE_ROOT already pointed), so a later start reuses what this one built."""
+    assert not stack.settings.vllm_enforce_eager
+    root = Path(os.environ["VLLM_CACHE_ROOT"])
+    if "VLLM_CACHE_ROOT" not in ENVIRONMENT_BEFORE:
+        assert root == stack.settings.model_cache_dir / "vllm"
+    assert any(path.is_file() for path in (root / "torch_compile_cache").rglob("*"))
+    outcome, _ = ask(portal, stack.chat, new_session(), "How much does the return label cost?")
+    assert outcome.answered
 
 
 def test_conversation_keeps_history_and_reuses_its_prefix(
