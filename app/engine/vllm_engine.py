@@ -72,23 +72,27 @@ class VllmEngine:
         )
         started = time.perf_counter()
         last: Any = None
-        generated = 0  # DELTA outputs carry only the new tokens: count them as they come
-        counted = False  # the prompt's counts went out with the first chunk
+        # One record for the whole request, sent with the first chunk and kept up to date before
+        # each later one: a caller that stops reading early (the answer checks end the answer)
+        # still holds what was prefilled and cached, generated so far, and the stage times.
+        stats: GenerationStats | None = None
+        sent = False  # the record went out with a chunk
         try:
             async for output in self._llm.generate(request.prompt, params, request.request_id):
                 last = output
                 text = output.outputs[0].text if output.outputs else ""
-                generated += len(output.outputs[0].token_ids) if output.outputs else 0
-                if text and not output.finished:
-                    # the first chunk carries the prompt's counts: a caller that stops reading
-                    # early (the answer checks cut it) still knows what was prefilled and cached
-                    early = None if counted else _stats(output, 0.0, early=True)
-                    counted = True
-                    yield GenerationChunk(text, early)
-                elif output.finished:
-                    stats = _stats(output, time.perf_counter() - started)
-                    stats.generated_tokens = generated
+                stats = stats or GenerationStats(
+                    prompt_tokens=len(output.prompt_token_ids or []),
+                    cached_tokens=int(getattr(output, "num_cached_tokens", 0) or 0),
+                )
+                # DELTA outputs carry only the new tokens: count them as they come
+                stats.generated_tokens += len(output.outputs[0].token_ids) if output.outputs else 0
+                _time(stats, output, time.perf_counter() - started)
+                if output.finished or (text and not sent):
+                    sent = True
                     yield GenerationChunk(text, stats)
+                elif text:
+                    yield GenerationChunk(text, None)
         except Exception as exc:
             if self._llm.errored:
                 raise EngineUnavailableError(f"the vLLM engine stopped: {exc}") from exc
@@ -97,23 +101,17 @@ class VllmEngine:
             raise EngineUnavailableError("the vLLM engine returned nothing")
 
 
-def _stats(output: Any, wall_s: float, *, early: bool = False) -> GenerationStats:
+def _time(stats: GenerationStats, output: Any, wall_s: float) -> None:
+    """The request's stage times so far, from vLLM's own per-request timestamps (updated as it
+    runs); without them, the time to the first output as the time to the first token."""
     metrics = getattr(output, "metrics", None)
-    stats = GenerationStats(
-        prompt_tokens=len(output.prompt_token_ids or []),
-        cached_tokens=int(getattr(output, "num_cached_tokens", 0) or 0),
-    )
-    if early:
-        stats.generated_tokens = len(output.outputs[0].token_ids) if output.outputs else 0
-        return stats
     if metrics is not None and getattr(metrics, "first_token_ts", None):
         stats.queue_s = max(0.0, metrics.scheduled_ts - metrics.queued_ts)
         stats.prefill_s = max(0.0, metrics.first_token_ts - metrics.scheduled_ts)
         stats.first_token_s = float(metrics.first_token_latency)
         stats.decode_s = max(0.0, metrics.last_token_ts - metrics.first_token_ts)
-    else:
+    elif not stats.first_token_s:
         stats.first_token_s = wall_s
-    return stats
 
 
 # CPU instruction sets with bfloat16 dot products: without one, bfloat16 matmuls are emulated

@@ -19,6 +19,7 @@ from app.chat.citations import strip_invalid_markers
 from app.chat.compose import OFFER, PARTIAL
 from app.chat.outcome import NOTHING_FOUND, Delta, Done
 from app.chat.service import ChatService
+from app.engine.base import GenerationRequest
 from app.errors import InvalidMessageError
 from app.index import versions
 from app.sessions.redis_store import RedisSessionStore
@@ -66,6 +67,33 @@ def test_the_engine_runs_compiled_with_its_compile_cache_kept(
     assert any(path.is_file() for path in (root / "torch_compile_cache").rglob("*"))
     outcome, _ = ask(portal, stack.chat, new_session(), "How much does the return label cost?")
     assert outcome.answered
+
+
+def test_a_stream_read_only_in_part_still_counts_what_it_generated(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The answer checks stop reading an answer early; the engine's record, sent with the first
+    chunk, still holds the tokens generated and the stage times up to where reading stopped."""
+    request = GenerationRequest(
+        secrets.token_hex(6), "Write a long story about a tent.", max_tokens=64, temperature=0.0,
+        ignore_eos=True,
+    )  # fmt: skip
+
+    async def run() -> tuple[Any, int]:
+        stats, chunks = None, 0
+        stream = stack.engine.stream(request)
+        async for chunk in stream:
+            stats, chunks = chunk.stats or stats, chunks + 1
+            if chunks == 8:
+                break
+        await stream.aclose()
+        return stats, chunks
+
+    stats, chunks = portal.call(run)
+    assert chunks == 8
+    assert stats.prompt_tokens > 0
+    assert 8 <= stats.generated_tokens < 64  # every chunk read, none after
+    assert stats.prefill_s > 0 and stats.decode_s > 0
 
 
 def test_conversation_keeps_history_and_reuses_its_prefix(
