@@ -46,7 +46,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
 
-from bench.generation import QUESTIONS, summarise
+from bench.generation import QUESTIONS, one_turn, summarise
 
 REPO = Path(__file__).resolve().parent.parent
 VARIANTS = (
@@ -76,23 +76,8 @@ def variant_settings(variant: str, data_dir: Path) -> dict[str, Any]:
 
 
 async def _turn(chat: Any, question: str) -> dict[str, Any]:
-    from app.chat.outcome import Delta, Done
-
-    started = time.perf_counter()
-    first = 0.0
-    outcome = None
-    async for event in chat.turn(secrets.token_hex(8), question):
-        if isinstance(event, Delta) and not first:
-            first = time.perf_counter() - started
-        elif isinstance(event, Done):
-            outcome = event.outcome
-    assert outcome is not None
-    return {
-        "latency_s": time.perf_counter() - started,
-        "ttft_s": first,
-        "generated": outcome.stats.generated_tokens,
-        "model_text": outcome.model_text,
-    }
+    """One shopper's turn in a conversation of its own, timed as the generation bench does."""
+    return await one_turn(chat, secrets.token_hex(8), question)
 
 
 async def run_variant(variant: str, data_dir: Path, cache_dir: Path, questions: int) -> dict:

@@ -86,6 +86,7 @@ async def one_turn(chat: Any, session: str, question: str) -> dict[str, Any]:
         "cached": outcome.stats.cached_tokens,
         "prefilled": outcome.stats.prefilled_tokens,
         "answered": outcome.answered,
+        "model_text": outcome.model_text,
     }
 
 

@@ -73,9 +73,8 @@ class ChatOptions:
     near_word_similarity: float = NEAR_WORD_SIMILARITY
     history_turns_for_retrieval: int = 2
     screen_messages: bool = True  # decline prompt attacks and requests for others' data up front
-    stop_after_dropped: int = (
-        2  # end the answer after this many sentences dropped in a row (0: never)
-    )
+    # end the answer after this many sentences dropped in a row (0: never)
+    stop_after_dropped: int = 2
 
 
 class ChatService:

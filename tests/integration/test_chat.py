@@ -336,6 +336,28 @@ def test_deltas_add_up_to_the_answer(portal: BlockingPortal, stack: Any) -> None
     assert " ".join(shown.split()) == " ".join(outcome.answer.split())
 
 
+def test_lines_holding_the_questions_words_in_other_words_answer_it(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The care lines do not spell every word of the question: by spelling alone they are only
+    the closest ones; read by meaning (the default), they answer."""
+    question = "Can I put my Merino 150 crew base layer in the tumble dryer?"
+    outcome, _ = ask(portal, stack.chat, new_session(), question)
+    assert outcome.declined is None and outcome.evidence
+    by_spelling = ChatService(
+        store=stack.chat._store,
+        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
+        encoder=stack.encoder,
+        retriever=stack.chat._retriever,
+        engine=stack.engine,
+        prompt_format=stack.chat.prompt_format,
+        options=replace(stack.chat._options, answer_policy="extractive"),
+        line_vectors=stack.chat._lines,
+    )  # no word vectors given
+    outcome, _ = ask(portal, by_spelling, new_session(), question)
+    assert outcome.declined == "partial"
+
+
 def test_evidence_that_misses_the_questions_point_is_hedged_without_the_model(
     portal: BlockingPortal, stack: Any
 ) -> None:
