@@ -9,7 +9,8 @@ mentions. The chosen evidence is judged against the question's specifics instead
 - a product line the question names must be sold in the model it names (the shop sells the
   Stormhollow 2 and 3, the shopper asks about the Stormhollow 1);
 - a name the question gives (a place, a scheme, a brand: a capitalised word that is not the
-  question's first) must appear in the shop's pages;
+  question's first) must appear in the shop's pages, and so must a standard or rating it names
+  by code ("does it meet EN 343?", "is it IPX6?");
 - a field the question asks about, of a kind the shop lists for other products ("how far does
   the beam reach?"), must be in the record of the product asked about, or in a policy or FAQ
   page of the turn (which may answer it);
@@ -94,6 +95,9 @@ def judge(
             return Verdict(False, "other_size")
     known = set(_WORD.findall(everything))
     plain = PRODUCT_CODE.sub(" ", question)
+    standard = unknown_standard(plain, everything, vocabulary)
+    if standard:
+        return Verdict(False, "unknown_name", missing=standard)
     for name in names_in(plain):  # a name the shop's pages mention anywhere is no unknown
         if not all(w in known or vocabulary.knows(stem(w)) for w in _WORD.findall(name.lower())):
             return Verdict(False, "unknown_name", missing=name)
@@ -196,3 +200,19 @@ def names_in(question: str) -> list[str]:
     """Capitalised words after the question's first, and all-capital words, not the shop's own
     vocabulary: "Ireland", "NHS", "Manchester"."""
     return [m.group(1) for m in _NAME.finditer(question.strip()) if m.group(1) not in _NOT_NAMES]
+
+
+# A standard or rating named by its code: "EN 343", "ISO 23537", "IPX7", "BS 8479".
+_STANDARD = re.compile(r"\b(?:EN|ISO|BS|IPX?|ASTM|UIAA|DIN|ANSI)\s?-?\d[\dA-Z]*\b")
+
+
+def unknown_standard(question: str, everything: str, vocabulary: Vocabulary) -> str | None:
+    """A standard the question names ("does it meet EN 343?") that neither the turn's pages
+    (``everything``, lower case) nor the shop's vocabulary hold: the pages cannot say it meets
+    it. Spaces and hyphens inside the code do not count ("IPX-7" is "IPX7")."""
+    flat = re.sub(r"[\s-]", "", everything)
+    for match in _STANDARD.finditer(question):
+        code = re.sub(r"[\s-]", "", match.group(0)).lower()
+        if code not in flat and not vocabulary.knows(stem(code)):
+            return match.group(0)
+    return None

@@ -53,6 +53,25 @@ def test_a_code_or_name_the_pages_never_mention_is_declined() -> None:
     assert verdict("Do you offer an NHS discount?", [RETURNS, FAQ])[:2] == (False, "unknown_name")
 
 
+def test_a_standard_the_pages_never_state_is_declined() -> None:
+    shell = hit(
+        "Torridon 3L Jacket",
+        "Specs: Waterproof: 20,000 mm hydrostatic head; Standard: EN 14360; Seams: IPX-4 tape",
+    )
+    shop = [*SHOP, shell]
+    asked = "Does the Torridon 3L Jacket meet the EN 343 standard?"
+    assert verdict(asked, [shell], shop=shop)[:2] == (False, "unknown_name")
+    selection = select_evidence(asked, (), [shell], [0.0] * len(units([shell])))
+    found = judge(asked, selection, [shell], Vocabulary([h.passage for h in shop]))
+    assert found.missing == "EN 343"  # named in the decline
+    # one the pages state, spaced or hyphenated as they write it or not
+    assert verdict("Does the Torridon 3L Jacket meet EN14360?", [shell], shop=shop)[:2] == (
+        True,
+        None,
+    )
+    assert verdict("Is the Torridon 3L Jacket IPX4?", [shell], shop=shop)[:2] == (True, None)
+
+
 def test_a_name_the_shop_mentions_elsewhere_is_no_unknown() -> None:
     question = "Do you have a shop in Leeds?"
     assert verdict(question, [RETURNS], shop=[*SHOP, STORES])[:2] == (True, None)
