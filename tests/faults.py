@@ -5,6 +5,8 @@
   listens again on the same port.
 - ``RedisServer``: a private ``redis-server`` on a free port, keeping nothing on disk (like the
   production one), that a test kills and starts again.
+- ``PostgresServer``: a private PostgreSQL server (its own data folder, a free port) that a test
+  shuts down and starts again on the same data.
 - ``fresh_postgres_database()``: a migrated (or empty) database of its own on the shared server.
 - ``engine_core_pids()``: the in-process vLLM engines' EngineCore processes, to stop or kill.
 """
@@ -13,10 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pwd
 import secrets
 import shutil
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -149,6 +153,119 @@ class RedisServer:
                 return conn.recv(16).startswith(b"+PONG")
         except OSError:
             return False
+
+
+def postgres_bin() -> Path | None:
+    """The newest installed PostgreSQL server's ``bin`` folder (Debian's layout), if any."""
+    found = [
+        folder
+        for folder in Path("/usr/lib/postgresql").glob("*/bin")
+        if (folder / "initdb").exists() and (folder / "pg_ctl").exists()
+    ]
+
+    def version(folder: Path) -> list[int]:
+        return [int(part) for part in folder.parent.name.split(".") if part.isdigit()]
+
+    return max(found, key=version, default=None)
+
+
+def postgres_server_missing() -> str | None:
+    """Why a ``PostgresServer`` cannot run here, or None when it can."""
+    if postgres_bin() is None:
+        return "no PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql/*/bin"
+    if os.geteuid() == 0:  # initdb refuses root: the server runs as the postgres user
+        if shutil.which("runuser") is None:
+            return "runuser is missing (needed to run PostgreSQL as the postgres user)"
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return "there is no postgres OS user to run a private PostgreSQL server as"
+    return None
+
+
+class PostgresServer:
+    """A private PostgreSQL server: a data folder of its own in a temporary folder, listening on
+    127.0.0.1 on a free port (and a Unix socket in that folder), trust authentication, one
+    database. ``stop()`` shuts it down for real (``pg_ctl stop -m fast``: every connection is
+    ended, the port is closed); ``start()`` starts it again on the same data and port."""
+
+    def __init__(self, database: str = "shopdesk") -> None:
+        bin_folder = postgres_bin()
+        assert bin_folder is not None, postgres_server_missing()
+        self.bin = bin_folder
+        self.database = database
+        self.port = free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="shopdesk-postgres-"))
+        self.data = self.folder / "data"
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{self.database}"
+
+    def __enter__(self) -> PostgresServer:
+        try:
+            if os.geteuid() == 0:
+                owner = pwd.getpwnam("postgres")
+                os.chown(self.folder, owner.pw_uid, owner.pw_gid)
+            self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
+                      "-E", "UTF8", "--locale=C", "--no-sync")  # fmt: skip
+            with (self.data / "postgresql.conf").open("a") as conf:
+                conf.write(
+                    f"listen_addresses = '127.0.0.1'\nport = {self.port}\n"
+                    f"unix_socket_directories = '{self.folder}'\n"
+                )
+            self.start()
+            admin = create_engine(
+                make_url(self.url).set(database="postgres"), isolation_level="AUTOCOMMIT"
+            )
+            with admin.connect() as connection:
+                connection.execute(text(f'CREATE DATABASE "{self.database}"'))
+            admin.dispose()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def start(self) -> None:
+        self._run("pg_ctl", "start", "-D", str(self.data), "-l", str(self.folder / "server.log"),
+                  "-w", "-t", "120")  # fmt: skip
+
+    def stop(self) -> None:
+        self._run("pg_ctl", "stop", "-D", str(self.data), "-m", "fast", "-w", "-t", "120")
+
+    def close(self) -> None:
+        """Stop the server if it runs and remove its folder."""
+        try:
+            if (self.data / "postmaster.pid").exists():
+                self.stop()
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def log(self) -> str:
+        path = self.folder / "server.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def _run(self, tool: str, *args: str) -> None:
+        command = [str(self.bin / tool), *args]
+        if os.geteuid() == 0:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        done = subprocess.run(
+            command, cwd=self.folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, timeout=180, check=False,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise AssertionError(
+                f"{tool} {' '.join(args)} failed ({done.returncode}): "
+                f"{done.stdout.decode(errors='replace')}\n{self.log()}"
+            )
 
 
 @contextmanager

@@ -32,6 +32,4 @@ def test_the_lines_words_hold_the_questions_in_other_words_not_another_case(
         "Battery life: 40 hours (lithium AA); 28 hours (NiMH)",
     )
     assert "alkaline" not in battery
-    assert not near("Can I hire a tent?", "You can return unused items within 30 days.") & {
-        "hire"
-    }
+    assert not near("Can I hire a tent?", "You can return unused items within 30 days.") & {"hire"}
