@@ -53,6 +53,7 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
             feedback_options=("Like", "Dislike"),
             buttons=["copy"],
             label="Conversation",
+            show_label=False,
         )
         with gr.Row():
             box = gr.Textbox(
@@ -63,6 +64,8 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
                 elem_id="shopper-message",
             )
             send = gr.Button("Send", variant="primary", scale=1, elem_id="shopper-send")
+        # what went wrong with a send (too fast, too long), right under the box it concerns
+        notice = gr.Markdown(elem_id="shopper-notice")
         with gr.Row():
             human = gr.Button("Talk to a person", elem_id="shopper-human")
             fresh = gr.Button("New conversation", elem_id="shopper-new")
@@ -72,7 +75,6 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
             max_lines=3,
             elem_id="shopper-comment",
         )
-        notice = gr.Markdown(elem_id="shopper-notice")
 
         async def respond(
             message: str,
@@ -84,12 +86,16 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
             service, guards, secret, _ = provider()
             product = _page_product(request)
             sid = sid or new_session_id(secret)
+            try:  # past the limit, the message never shows as sent: it stays in the box
+                guards.within_turn_rate(_client(request, guards.proxy_hops))
+            except RateLimitedError as exc:
+                yield history, message, sid, ids, f"⏳ {exc}"
+                return
             history = [*history, {"role": "user", "content": message}]
             history.append({"role": "assistant", "content": ""})
             yield history, "", sid, ids, ""
             text = ""
             try:
-                guards.within_turn_rate(_client(request, guards.proxy_hops))
                 async with guards.admission.slot():
                     async for event in service.ask(sid, message, product=product):
                         if isinstance(event, Delta):
@@ -104,7 +110,7 @@ def build_shopper_page(provider: Provider, shop_name: str) -> gr.Blocks:
             except InvalidMessageError as exc:
                 history = history[:-2]
                 yield history, message, sid, ids, f"⚠️ {exc}"
-            except (ServerBusyError, RateLimitedError) as exc:  # kept, to send again
+            except ServerBusyError as exc:  # kept, to send again
                 history = history[:-2]
                 yield history, message, sid, ids, f"⏳ {exc}"
             except (EngineUnavailableError, ShopdeskError):
