@@ -110,7 +110,7 @@ def replay(turn: RecordedTurn, case: datasets.Case, words: WordEmbedder | None =
     )  # fmt: skip
     verdict_of = functools.partial(
         judge, turn.question, selection, turn.passages, turn.vocabulary, catalog=turn.catalog,
-        product=turn.product,
+        product=turn.product, earlier=turn.earlier[0] if turn.earlier else "",
     )  # fmt: skip
     found = verdict_of()
     if found.partial and words is not None:

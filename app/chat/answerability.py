@@ -15,7 +15,8 @@ mentions. The chosen evidence is judged against the question's specifics instead
   the beam reach?"), must be in the record of the product asked about, or in a policy or FAQ
   page of the turn (which may answer it);
 - and the evidence must hold the question's own words (besides the product name and chat
-  shorthand the pages never use; a misspelt word as the pages spell it), weighed by how
+  shorthand the pages never use; a misspelt word as the pages spell it; a follow-up's read
+  with the question it goes on from, when that holds more of them), weighed by how
   rare each is in the shop's pages: "Can I hire a tent?" is not answered by a line about
   pitching a tent, which holds "tent" but not the telling "hire". Evidence that holds too little
   of them is *partial*: the shopper is shown the closest lines as such, and offered a person.
@@ -75,10 +76,14 @@ def judge(
     product: Product | None = None,
     min_coverage: float = MIN_COVERAGE,
     near: frozenset[str] = frozenset(),
+    earlier: str = "",
 ) -> Verdict:
     """Whether ``selection`` (chosen from ``passages``) answers ``question`` as asked;
     ``product`` is the product the turn is about, when one is known; ``near``: the question's
-    words (lower case) the lines hold in other words (`app.chat.near_words`)."""
+    words (lower case) the lines hold in other words (`app.chat.near_words`); ``earlier``: the
+    conversation's last question, which a follow-up goes on from ("I want to cancel my order" →
+    "I placed it two hours ago, is it too late?"): the lines may hold the question's words
+    read together with it."""
     if not selection.lines:
         return Verdict(False, "no_match")
     everything = " ".join(f"{h.passage.title} {h.passage.text}" for h in passages).lower()
@@ -107,7 +112,10 @@ def judge(
             unlisted = catalog.unlisted(product, sorted(own_words - _not_records(passages)))
             if unlisted:
                 return Verdict(False, "not_listed", missing=unlisted[0])
-    if coverage(question, selection, vocabulary, near=near) < min_coverage:
+    held = coverage(question, selection, vocabulary, near=near)
+    if held < min_coverage and earlier:
+        held = max(held, coverage(f"{earlier} {question}", selection, vocabulary, near=near))
+    if held < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
 

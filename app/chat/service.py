@@ -269,6 +269,7 @@ class ChatService:
             catalog=facts.catalog,
             product=about,
             min_coverage=self._options.min_coverage,
+            earlier=turns[-1].question if turns else "",
         )
         verdict = verdict_of()
         if verdict.partial:  # the lines may hold the question's words in other words

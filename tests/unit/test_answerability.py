@@ -72,6 +72,19 @@ def test_a_standard_the_pages_never_state_is_declined() -> None:
     assert verdict("Is the Torridon 3L Jacket IPX4?", [shell], shop=shop)[:2] == (True, None)
 
 
+def test_a_follow_up_is_read_with_the_question_it_goes_on_from() -> None:
+    asked = "I placed it two hours ago, is it too late?"
+    selection = select_evidence(asked, (), [FAQ], [0.0] * len(units([FAQ])))
+    vocabulary = Vocabulary([h.passage for h in SHOP])
+    alone = judge(asked, selection, [FAQ], vocabulary)
+    assert alone.answerable and alone.partial  # "placed", "hours", "late": not the lines' words
+    after = judge(asked, selection, [FAQ], vocabulary, earlier="Can I change my order?")
+    assert after.answerable and not after.partial
+    # an earlier question the lines hold nothing of changes nothing
+    other = judge(asked, selection, [FAQ], vocabulary, earlier="Do you sell tents?")
+    assert other.partial
+
+
 def test_a_name_the_shop_mentions_elsewhere_is_no_unknown() -> None:
     question = "Do you have a shop in Leeds?"
     assert verdict(question, [RETURNS], shop=[*SHOP, STORES])[:2] == (True, None)
