@@ -150,6 +150,24 @@ class Catalog:
                 return found.group(0) if found else f"{word} {number}"
         return None
 
+    def unsold(self, text: str) -> str | None:
+        """A product ``text`` names that the shop does not sell, made of a model it sells and a
+        kind of product sold in that line under another model: "Stormhollow 3 footprint" when
+        the shop sells the Stormhollow 3 Tent and the Stormhollow 2 Footprint only. As ``text``
+        gives it; None when every product it names this way is sold."""
+        said = tokens(text)
+        for word, number, kind in zip(said, said[1:], said[2:], strict=False):
+            if _NUMBERED.search(word) or not _NUMBERED.search(number):
+                continue
+            line = [tokens(t) for t in self._titles_by_word.get(word, ())]
+            models = [t for t in line if number in t]
+            kinds = {t[t.index(word) + 2] for t in line if t.index(word) + 2 < len(t)}
+            if models and kind in kinds and not any(kind in t for t in models):
+                pattern = rf"\b{re.escape(word)}\W+{re.escape(number)}\W+{re.escape(kind)}\b"
+                found = re.search(pattern, text, re.IGNORECASE)
+                return found.group(0) if found else f"{word} {number} {kind}"
+        return None
+
     def focus(
         self, question: str, *, given: str | None = None, earlier: Sequence[str | None] = ()
     ) -> Focus | None:

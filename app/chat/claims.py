@@ -5,7 +5,8 @@ product when it names none):
 
 - a quotation must be verbatim in a passage;
 - product codes and names (a capitalised word after the first: a place, a brand, a scheme)
-  must be in those passages or in the question;
+  must be in those passages or in the question, and a product named by its line, model and
+  kind must be one the shop sells (the service asks its catalog: `Catalog.unsold`);
 - figures (prices, weights, sizes, durations, percentages, counts): each number must be in
   those passages or in the question, so "the 3-person tent weighs 1,550 g" fails when 1,550 g
   is the 2-person tent's weight;
@@ -35,6 +36,7 @@ UNKNOWN_CODE = "unknown_code"
 WRONG_POLARITY = "unsupported_polarity"
 FABRICATED_QUOTE = "fabricated_quote"
 UNKNOWN_NAME = "unsupported_name"
+UNSOLD_PRODUCT = "unsold_product"  # a product the shop does not sell ("Stormhollow 3 footprint")
 UNSUPPORTED = "unsupported_statement"
 NOT_RESTATED = "not_in_shown_lines"
 MODEL_DECLINED = "model_declined"

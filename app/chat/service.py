@@ -20,7 +20,7 @@ import numpy as np
 from app.chat.answerability import MIN_COVERAGE, judge
 from app.chat.catalog import Catalog, Focus, Product
 from app.chat.citations import cited, groundedness
-from app.chat.claims import NOT_RESTATED, check_sentence, restates
+from app.chat.claims import NOT_RESTATED, UNSOLD_PRODUCT, check_sentence, restates
 from app.chat.compose import (
     PARTIAL,
     WITH_CLOSEST_LINES,
@@ -306,7 +306,8 @@ class ChatService:
                 yield piece
         if policy != "extractive":
             separator = "\n\n" if shown else ""
-            async for text in self._generate(outcome, prompt, earlier, question, selection):
+            generated = self._generate(outcome, prompt, earlier, question, selection, facts)
+            async for text in generated:
                 yield separator + text
                 shown, separator = shown + separator + text, ""
         rest = self._finish(outcome, lines, prompt.passages, shown)
@@ -389,6 +390,7 @@ class ChatService:
         earlier: list[Turn],
         question: str,
         selection: Selection,
+        facts: PageFacts,
     ) -> AsyncIterator[str]:
         options = self._options
         request = GenerationRequest(
@@ -421,6 +423,8 @@ class ChatService:
                     product=selection.product,
                     evidence=shown_lines,
                 )
+                if reason is None and facts.catalog.unsold(sentence):
+                    return UNSOLD_PRODUCT  # the shop's line saying it does not sell it is shown
                 if (
                     reason is None
                     and restating

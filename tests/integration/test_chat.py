@@ -19,7 +19,7 @@ from app.chat.citations import strip_invalid_markers
 from app.chat.compose import OFFER, PARTIAL
 from app.chat.outcome import NOTHING_FOUND, Delta, Done
 from app.chat.service import ChatService
-from app.engine.base import GenerationRequest
+from app.engine.base import GenerationChunk, GenerationRequest, GenerationStats
 from app.errors import InvalidMessageError
 from app.index import versions
 from app.sessions.redis_store import RedisSessionStore
@@ -385,3 +385,45 @@ def test_evidence_that_misses_the_questions_point_is_hedged_without_the_model(
     outcome, _ = ask(portal, unhedged, new_session(), question)
     assert outcome.declined != "partial"
     assert outcome.stats.generated_tokens > 0
+
+
+class SayingEngine:
+    """An engine that says one fixed answer, a few characters at a time."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+
+    @property
+    def description(self) -> str:
+        return "saying test engine"
+
+    async def stream(self, request: GenerationRequest) -> Any:
+        for start in range(0, len(self._text), 4):
+            yield GenerationChunk(self._text[start : start + 4])
+        yield GenerationChunk("", GenerationStats(generated_tokens=len(self._text) // 4))
+
+    async def healthy(self) -> bool:
+        return True
+
+
+def test_a_product_the_shop_does_not_sell_is_never_said(portal: BlockingPortal, stack: Any) -> None:
+    """The model's sentence holds the footprint line's words, names and negation, but names a
+    "Stormhollow 3 footprint" the catalogue does not have (seen in the shopper page's
+    screenshot): it is dropped, with its reason for staff, and the shop's lines still answer."""
+    invented = "The Stormhollow 3 footprint does not fit the Stormhollow 2 footprint [1]."
+    chat = ChatService(
+        store=stack.chat._store,
+        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
+        encoder=stack.encoder,
+        retriever=stack.chat._retriever,
+        engine=SayingEngine(invented),
+        prompt_format=stack.chat.prompt_format,
+        options=stack.chat._options,
+        line_vectors=stack.chat._lines,
+    )
+    question = "Does the Stormhollow 2 Footprint fit the Stormhollow 3 Tent?"
+    outcome, pieces = ask(portal, chat, new_session(), question)
+    shown = "".join(pieces)
+    assert "Stormhollow 3 footprint does not fit" not in shown
+    assert [(d.text.strip(), d.reason) for d in outcome.dropped] == [(invented, "unsold_product")]
+    assert "does not fit" in shown.lower() or "does NOT fit" in shown  # the shop's own line

@@ -88,3 +88,17 @@ def test_a_turn_keeps_the_sources_the_shopper_was_shown() -> None:
     assert Turn.from_json(turn.to_json()) == turn
     old = Turn.from_json('{"question": "q", "answer": "a"}')  # stored before sources existed
     assert old.sources == () and old.answered
+
+
+def test_a_product_made_of_a_sold_model_and_another_models_kind_is_unsold() -> None:
+    three = replace(TENT.passage, id="p-tent-3", document_id="d3", title="Stormhollow 3 Tent")
+    catalog = Catalog([TENT.passage, three, FOOTPRINT.passage])
+    said = "The Stormhollow 3 footprint does not fit the Stormhollow 2 footprint [1]."
+    assert catalog.unsold(said) == "Stormhollow 3 footprint"
+    for sold in (
+        "The Stormhollow 2 Footprint fits the Stormhollow 2 Tent.",
+        "The Stormhollow 3 tent is roomier.",
+        "Both Stormhollow tents pitch fly-first.",  # no model: nothing is named
+        "The Stormhollow 3 has two porches.",  # a model with no kind after it
+    ):
+        assert catalog.unsold(sold) is None, sold
