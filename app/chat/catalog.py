@@ -31,6 +31,8 @@ from app.retrieval.terms import identifiers
 logger = logging.getLogger(__name__)
 
 _NUMBERED = re.compile(r"\d")
+# A follow-up naming another model by its number alone: "and the 3?", "what about the 65+10 one?"
+_OTHER_MODEL = re.compile(r"\bthe\s+(\d[\w+.]*)(?:\s+(?:one|model|version))?\W*$", re.IGNORECASE)
 # A field is one the shop lists for its products when this many records give it.
 _LISTED_BY = 2
 
@@ -185,8 +187,25 @@ class Catalog:
         for document_id in earlier:
             product = self.document(document_id) if document_id else None
             if product is not None:
-                return Focus(product, named=False)
+                return Focus(self.other_model(question, product) or product, named=False)
         return None
+
+    def other_model(self, question: str, product: Product) -> Product | None:
+        """Another model of ``product``'s line that a short follow-up asks about by its number
+        alone ("How heavy is the Stormhollow 2 Tent?" → "and the 3?": the Stormhollow 3 Tent),
+        of the same kind (no Stormhollow 3 Tent for "and the 3?" after the Stormhollow 2
+        Footprint); None when the question asks no such thing or the shop sells no such one."""
+        asked = _OTHER_MODEL.search(question.strip())
+        if asked is None or len(question.split()) > 6:
+            return None
+        number = asked.group(1).lower()
+        own = tokens(product.title)
+        models = [i for i, word in enumerate(own) if _NUMBERED.search(word)]
+        if not models or models[0] == 0 or number in own:
+            return None
+        line, kind = own[models[0] - 1], set(own[models[0] + 1 :])
+        sold = [t for t in self._titles_by_word.get(line, ()) if {number, *kind} <= set(tokens(t))]
+        return self._by_title[sold[0]] if len(sold) == 1 else None
 
 
 def _page(url: str) -> str:

@@ -154,7 +154,9 @@ def select_evidence(
             chosen.extend(_chosen([r for r in ranked if r[1].text not in shown], max_lines))
     else:
         chosen = _chosen(
-            _ranked(question, asked_stems(question), candidates, similarity, passages, product),
+            _ranked(
+                question, _asked_in(question, earlier), candidates, similarity, passages, product
+            ),
             max_lines,
         )
     words: set[str] = set()
@@ -167,6 +169,21 @@ def select_evidence(
             lines.append(header)  # what the row's cells are, shown above it
         lines.append(Evidence(unit.number, _quoted_text(unit, chosen), round(score, 4)))
     return Selection(tuple(lines), product, frozenset(words))
+
+
+# A follow-up that asks the last question again of something else: "and the 3?", "what about
+# the 45?"
+_ELLIPTICAL = re.compile(r"^\W*(?:and|or|what\s+about|how\s+about)\b", re.IGNORECASE)
+
+
+def _asked_in(question: str, earlier: Sequence[str]) -> frozenset[str]:
+    """The question's own words; an elliptical follow-up that asks nothing in words of its own
+    asks what the last question asked ("How heavy is the Stormhollow 2 Tent?" → "and the 3?":
+    the weight)."""
+    asked = asked_stems(question)
+    if earlier and _ELLIPTICAL.match(question) and not {w for w in asked if not w.isdigit()}:
+        return asked | asked_stems(earlier[0])
+    return asked
 
 
 _Scored = tuple[float, Unit, frozenset[str]]  # a unit's score and the question's words it holds

@@ -64,7 +64,9 @@ def names(text: str, title: str) -> float:
 
 def named_titles(text: str, titles: Iterable[str], *, threshold: float = 0.5) -> list[str]:
     """The titles ``text`` names most fully (and with the most of their words: "Stormhollow 2
-    Footprint" over "Stormhollow 2 Tent"), in the given order."""
+    Footprint" over "Stormhollow 2 Tent"), in the given order. Between titles named by the same
+    words, the kind of product the text names decides ("the Little Fell kids jacket": the
+    Little Fell Kids' Waterproof Jacket, not the Little Fell Kids' Waterproof Walking Boot)."""
     said = set(tokens(text))
     scored = [
         ((names(text, title), len(name_words(title) & said)), title)
@@ -72,7 +74,11 @@ def named_titles(text: str, titles: Iterable[str], *, threshold: float = 0.5) ->
     ]
     named = [s for s in scored if s[0][0] >= threshold]
     best = max((s[0] for s in named), default=(0.0, 0))
-    return [title for score, title in named if score == best]
+    top = [title for score, title in named if score == best]
+    if len(top) > 1 and len({name_words(t) & said for t in top}) == 1:
+        kinds = {t: len(set(tokens(t)) & said) for t in top}
+        top = [t for t in top if kinds[t] == max(kinds.values())]
+    return top
 
 
 def compares(text: str, titles: Iterable[str]) -> bool:

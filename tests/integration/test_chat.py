@@ -138,6 +138,21 @@ def test_it_is_the_product_the_last_answer_was_about(portal: BlockingPortal, sta
     assert portal.call(stack.chat.history, session)[-1].product == beacon
 
 
+def test_another_model_asked_by_its_number_alone_is_answered_for_that_model(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """'and the 3?' after the Stormhollow 2 Tent's weight: the Stormhollow 3 Tent's weight, never
+    the 2's again (seen by hand: the 2's line was shown under the follow-up)."""
+    session = new_session()
+    first, _ = ask(portal, stack.chat, session, "How heavy is the Stormhollow 2 tent?")
+    assert "1,550 g" in first.answer
+    follow_up, _ = ask(portal, stack.chat, session, "and the 3?")
+    assert follow_up.product == "products/catalog.jsonl#FH-TNT-7030"
+    # its minimum (2,050 g) or packed (2,200 g) weight, and none of the 2's
+    assert "2,050 g" in follow_up.answer or "2,200 g" in follow_up.answer, follow_up.answer
+    assert "1,550 g" not in follow_up.answer and "1,680 g" not in follow_up.answer
+
+
 def test_the_pages_product_answers_it_and_an_unknown_one_is_ignored(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -102,3 +102,29 @@ def test_a_product_made_of_a_sold_model_and_another_models_kind_is_unsold() -> N
         "The Stormhollow 3 has two porches.",  # a model with no kind after it
     ):
         assert catalog.unsold(sold) is None, sold
+
+
+def test_a_short_follow_up_naming_another_model_by_its_number_is_about_that_model() -> None:
+    three = replace(TENT.passage, id="p-tent-3", document_id="d3", title="Stormhollow 3 Tent")
+    catalog = Catalog([TENT.passage, three, FOOTPRINT.passage])
+    turn_before = [TENT_DOC]  # "How heavy is the Stormhollow 2 Tent?"
+    for follow_up in ("and the 3?", "What about the 3 one?", "and the 3"):
+        focus = catalog.focus(follow_up, earlier=turn_before)
+        assert focus is not None and focus.product.title == "Stormhollow 3 Tent", follow_up
+        assert not focus.named  # retrieval is told its name
+    # the footprint's line has no model 3: the conversation's product stays
+    focus = catalog.focus("and the 3?", earlier=[FOOTPRINT_DOC])
+    assert focus is not None and focus.product.title == "Stormhollow 2 Footprint"
+    # a number that is no model: a count, a size, a longer question
+    for other in ("is it big enough for the 2 of us?", "does it come in size 3?", "and 3 of them?"):
+        focus = catalog.focus(other, earlier=[three.document_id])
+        assert focus is not None and focus.product.title == "Stormhollow 3 Tent", other
+
+
+def test_a_products_kind_settles_which_of_two_same_named_products_is_meant() -> None:
+    jacket = replace(TENT.passage, id="j", document_id="dj", title="Little Fell Kids' Jacket")
+    boot = replace(TENT.passage, id="b", document_id="db", title="Little Fell Kids' Walking Boot")
+    catalog = Catalog([jacket, boot])
+    named = catalog.named("Does the Little Fell kids jacket meet EN 343?")
+    assert named is not None and named.title == "Little Fell Kids' Jacket"
+    assert catalog.named("Is the Little Fell waterproof?") is None  # either: ambiguous

@@ -285,3 +285,15 @@ def test_a_request_in_a_page_is_never_quoted_as_the_shops_words() -> None:
                "496 0123.", kind="faq")  # fmt: skip
     (line,) = select_evidence("How do I call you?", (), [call], [0.6, 0.3]).lines
     assert line.text.endswith("0113 496 0123.")  # a statement after it still completes it
+
+
+def test_a_follow_up_asking_nothing_in_its_own_words_asks_what_the_last_question_asked() -> None:
+    from app.chat.evidence import _asked_in
+
+    earlier = ["How heavy is the Stormhollow 2 Tent?"]
+    assert _asked_in("and the 3?", earlier) >= _asked_in(earlier[0], [])
+    # words of its own: only those
+    assert _asked_in("and on sleeping mats?", ["What's the warranty?"]) == _asked_in(
+        "and on sleeping mats?", []
+    )
+    assert _asked_in("the 3?", earlier) == _asked_in("the 3?", [])  # no "and": not elliptical
