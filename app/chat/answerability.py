@@ -218,9 +218,13 @@ def unknown_standard(question: str, everything: str, vocabulary: Vocabulary) -> 
     """A standard the question names ("does it meet EN 343?") that neither the turn's pages
     (``everything``, lower case) nor the shop's vocabulary hold: the pages cannot say it meets
     it. Spaces and hyphens inside the code do not count ("IPX-7" is "IPX7")."""
+    codes = [
+        (m.group(0), re.sub(r"[\s-]", "", m.group(0)).lower()) for m in _STANDARD.finditer(question)
+    ]
+    if not codes:
+        return None  # most questions: the pages' text is not flattened for nothing
     flat = re.sub(r"[\s-]", "", everything)
-    for match in _STANDARD.finditer(question):
-        code = re.sub(r"[\s-]", "", match.group(0)).lower()
+    for named, code in codes:
         if code not in flat and not vocabulary.knows(stem(code)):
-            return match.group(0)
+            return named
     return None

@@ -61,9 +61,15 @@ def settings_for(server: PostgresServer, data_dir: Path) -> Settings:
     )
 
 
-def ops_view(stack: Any, durable: DurableTranscripts) -> Any:
-    """What ``/readyz`` reads from the container, with this test's transcript writes."""
-    return SimpleNamespace(index=stack.index, engine=stack.engine, transcript_writes=durable.stats)
+async def serving(
+    stack: Any, settings: Settings, exits: AsyncExitStack
+) -> tuple[Any, DurableTranscripts, Any, Any]:
+    """The composition root's transcript writes on ``settings``, the real chat stack writing
+    through them, and what ``/readyz`` reads from the container: (sql, durable, service, ops)."""
+    sql, durable = await transcript_writes(settings, exits)
+    service = conversation_service(stack, store=MemorySessionStore(ttl_s=600), transcripts=durable)
+    ops = SimpleNamespace(index=stack.index, engine=stack.engine, transcript_writes=durable.stats)
+    return sql, durable, service, ops
 
 
 async def back_and_flushed(durable: DurableTranscripts) -> None:
@@ -105,12 +111,8 @@ def test_postgres_stopped_and_started_under_the_service_loses_and_duplicates_not
 
     async def scenario() -> dict[str, Any]:
         async with AsyncExitStack() as exits:
-            sql, durable = await transcript_writes(settings, exits)
+            sql, durable, service, ops = await serving(stack, settings, exits)
             started = {"migrated": sql.migrated, "up": durable.stats.database_up}
-            service = conversation_service(
-                stack, store=MemorySessionStore(ttl_s=600), transcripts=durable
-            )
-            ops = ops_view(stack, durable)
             before = await send(service, session_id, QUESTIONS[0])
             await asyncio.to_thread(postgres.stop)
             during = [await send(service, session_id, q) for q in QUESTIONS[1:3]]
@@ -176,12 +178,8 @@ def test_the_service_starts_while_postgres_is_stopped_and_migrates_it_once_it_st
 
     async def scenario() -> dict[str, Any]:
         async with AsyncExitStack() as exits:
-            sql, durable = await transcript_writes(settings, exits)
+            sql, durable, service, ops = await serving(stack, settings, exits)
             started = {"migrated": sql.migrated, "up": durable.stats.database_up}
-            service = conversation_service(
-                stack, store=MemorySessionStore(ttl_s=600), transcripts=durable
-            )
-            ops = ops_view(stack, durable)
             answered = await send(service, session_id, QUESTIONS[2])
             degraded = await readyz(ops)
             await asyncio.to_thread(postgres.start)
