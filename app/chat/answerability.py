@@ -5,7 +5,9 @@ M, the shopper asks about XL; the shipping page lists zones, the shopper names a
 mentions. The chosen evidence is judged against the question's specifics instead:
 
 - a product code the question gives must belong to a passage of the turn;
-- a size the question asks about must be the size the evidence line states, when it states one;
+- a size the question asks about must be the size the evidence line states, when it states one,
+  and so must any other case the line's figure is stated for: the batteries, what it includes,
+  the setting (`app.chat.conditions`: "on alkaline AAs" against "(lithium AA)");
 - a product line the question names must be sold in the model it names (the shop sells the
   Stormhollow 2 and 3, the shopper asks about the Stormhollow 1);
 - a name the question gives (a place, a scheme, a brand: a capitalised word that is not the
@@ -29,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.chat.catalog import Catalog, Product
+from app.chat.conditions import other_case
 from app.chat.evidence import FIELD_NAMES, HOW_MUCH, Selection, plain_words, stem, stems
 from app.chat.products import GENERIC, PRODUCT_CODE, name_words
 from app.chat.vocabulary import Vocabulary
@@ -59,8 +62,8 @@ MIN_COVERAGE = 0.3
 @dataclass(frozen=True)
 class Verdict:
     answerable: bool
-    # why not: "unknown_code", "unknown_product", "other_size", "unknown_name", "not_listed",
-    # "no_match"
+    # why not: "unknown_code", "unknown_product", "other_size", "other_case", "unknown_name",
+    # "not_listed", "no_match"
     reason: str | None = None
     partial: bool = False  # answerable, but the lines may not hold exactly what was asked
     missing: str = ""  # what was not found: the product model, the field's word, the name
@@ -98,6 +101,10 @@ def judge(
         stated = {s for line in selection.lines for s in _stated_sizes(line.text)}
         if stated and not stated & asked:
             return Verdict(False, "other_size")
+    named = _named(selection.product or "")
+    case = other_case(question, selection.lines[0].text, vocabulary.alternatives, named=named)
+    if case:
+        return Verdict(False, "other_case", missing=case)
     known = set(_WORD.findall(everything))
     plain = PRODUCT_CODE.sub(" ", question)
     standard = unknown_standard(plain, everything, vocabulary)
@@ -130,8 +137,7 @@ def coverage(
     """The share of the question's own words (not the product's name) that the chosen lines
     hold, by spelling or, for the words in ``near``, by meaning, each weighed by its rarity in
     the shop's pages; 1.0 when it has none."""
-    product = selection.product or ""
-    named = {w[:5] for w in name_words(product)} | stems(product)
+    named = set(_named(selection.product or ""))
     total = held = 0.0
     asked = PRODUCT_CODE.sub(" ", question)
     if HOW_MUCH.search(asked):  # "how much is it?": the price, which "much" cannot hold
@@ -149,6 +155,11 @@ def coverage(
         ):
             held += weight
     return held / total if total else 1.0
+
+
+def _named(product: str) -> frozenset[str]:
+    """The stems of a product's name (its distinctive words as the products module cuts them)."""
+    return frozenset({w[:5] for w in name_words(product)} | stems(product))
 
 
 _GENERIC = frozenset(stem(w) for w in GENERIC)

@@ -19,6 +19,8 @@ DECLINES = {
     "guess.",
     "other_size": "I'm sorry, our pages don't give that for the size you asked about, so I'd "
     "rather not guess.",
+    "other_case": "I'm sorry, our pages give that figure for another case than the one you asked "
+    "about (“{missing}”), so I'd rather not guess.",
     "unknown_name": "I'm sorry, the {shop} help pages don't mention {missing}, so I'd rather not "
     "guess.",
     "unknown_code": "I'm sorry, I couldn't find that product code in the {shop} catalogue, so I'd "
@@ -36,8 +38,9 @@ PARTIAL = (
 
 
 # Declines that still show the closest lines: the pages hold the topic, not the asked case (a
-# size, a place, a detail of the record); a product the shop does not sell shows no other's lines.
-WITH_CLOSEST_LINES = frozenset({"other_size", "not_listed", "unknown_name"})
+# size or another case of the figure, a place, a detail of the record); a product the shop does
+# not sell shows no other's lines.
+WITH_CLOSEST_LINES = frozenset({"other_size", "other_case", "not_listed", "unknown_name"})
 
 
 def decline(reason: str, *, shop: str, product: str = "", missing: str = "") -> str:

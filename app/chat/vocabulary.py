@@ -3,7 +3,9 @@
 A question's rare words carry what it is about ("hire", "hydrostatic", "extended"); its common
 ones ("order", "delivery") could be about anything. Answerability weighs the question's words by
 how rare they are in the shop's pages, so evidence that holds only its common words does not
-count as an answer. Built once per served index version.
+count as an answer. Built once per served index version, with the sets of alternatives the
+pages list in brackets ("(alkaline, lithium or NiMH)"), which tell a figure stated for one case
+from another (`app.chat.conditions`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 
+from app.chat.conditions import alternatives
 from app.chat.evidence import stems
 from app.index.passage import Passage
 
@@ -19,12 +22,14 @@ from app.index.passage import Passage
 class Vocabulary:
     def __init__(self, passages: Iterable[Passage]) -> None:
         counts: Counter[str] = Counter()
-        size = 0
+        texts = []
         for passage in passages:
             counts.update(stems(f"{passage.title} {passage.section} {passage.text}"))
-            size += 1
+            texts.append(passage.text)
         self._counts = counts
-        self._size = size
+        self._size = len(texts)
+        # each word stem the pages list with others as alternatives, mapped to those others
+        self.alternatives = alternatives(texts)
 
     def knows(self, stem: str) -> bool:
         """Whether any passage holds ``stem``."""

@@ -217,6 +217,22 @@ def test_a_detail_or_model_the_catalogue_does_not_list_is_declined_by_name(
     assert listed.declined is None and listed.evidence, listed.answer
 
 
+def test_a_figure_stated_for_another_case_is_declined_with_the_line_that_states_it(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The Waymark 3's battery life is published for lithium and NiMH AAs (the pages list
+    alkaline with them as batteries it takes); asked on alkaline ones, the figure is not given:
+    declined, the published line shown as the closest, no model called."""
+    asked = "What's the battery life of the Waymark 3 GPS on alkaline AA batteries?"
+    outcome, _ = ask(portal, stack.chat, new_session(), asked)
+    assert outcome.declined == "other_case" and not outcome.answered
+    assert "another case than the one you asked about (“alkaline”)" in outcome.answer
+    assert "(lithium AA)" in outcome.answer and outcome.citations
+    assert outcome.answer.endswith(OFFER.strip()) and outcome.stats.generated_tokens == 0
+    lithium, _ = ask(portal, stack.chat, new_session(), asked.replace("alkaline", "lithium"))
+    assert lithium.declined is None and "25 hours" in lithium.answer, lithium.answer
+
+
 def test_bad_messages_are_refused_before_any_work(portal: BlockingPortal, stack: Any) -> None:
     session = new_session()
     for message, fragment in [

@@ -186,3 +186,19 @@ def test_a_model_the_shop_does_not_sell_is_declined() -> None:
     assert listed("How much is the Beacon 400?", [HEADLAMP])[:2] == (True, None)
     # a number that is no model ("in 2 days") names nothing
     assert listed("Can the Beacon 400 arrive in 2 days?", [HEADLAMP])[1] != "unknown_product"
+
+
+def test_a_figure_stated_for_another_case_is_declined_with_its_line() -> None:
+    filter_ = hit("ClearFlow Squeeze Water Filter", "Specs: Weight: 85 g (filter only)")
+    asked = "How much does the ClearFlow Squeeze Water Filter weigh with its 1 L pouch?"
+    shop = [*SHOP, filter_]
+    selection = select_evidence(asked, (), [filter_], [0.0] * len(units([filter_])))
+    found = judge(asked, selection, [filter_], Vocabulary([h.passage for h in shop]))
+    assert (found.answerable, found.reason, found.missing) == (
+        False,
+        "other_case",
+        "with its 1 L pouch",
+    )
+    assert verdict("How much does the ClearFlow Squeeze Water Filter weigh?", [filter_], shop=shop)[
+        :2
+    ] == (True, None)

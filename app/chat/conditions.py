@@ -1,0 +1,140 @@
+"""The case a figure is stated for, against the case the shopper asks about.
+
+A shop publishes a figure under a condition: "Battery life: Up to 25 hours (lithium AA); about
+18 hours (NiMH)", "Weight: 85 g (filter only)", "110 g including lid", "About 60 minutes on full
+power". The right product's line, with the asked field and a high score, still does not answer
+a question about another case of it: on alkaline batteries, with the pouch, the lid on its own,
+when not on full power. Three ways a question asks for another case, each read lexically from the
+question and the line that gives the figure:
+
+- **another alternative**: the line states its figures for bracketed alternatives ("(lithium
+  AA)", "(NiMH)") and the question names a word the shop's pages list *with* them as one of a
+  set ("alkaline, lithium or NiMH"), which the line does not hold;
+- **another scope**: the figure includes something ("including lid", "with a 230 g canister")
+  and the question asks for a part alone ("on its own", "without its lid"); or the figure is
+  of one part only ("(filter only)", "excluding") and the question asks with something added
+  ("together with its pouch", "including");
+- **a negated condition**: the question excludes the condition the figure is stated for ("if
+  I'm only simmering, not on full power" against "on full power").
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Mapping
+
+from app.chat.evidence import stem, stems
+from app.retrieval.terms import STOPWORDS
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
+_BRACKETS = re.compile(r"\(([^()]*)\)")
+_ITEM = r"[A-Za-z][A-Za-z-]{2,}"
+# "alkaline, lithium or NiMH", "lithium and NiMH"
+_LIST = re.compile(rf"\b({_ITEM})((?:,\s+{_ITEM})*),?\s+(?:or|and)\s+({_ITEM})\b")
+_MORE = re.compile(rf",\s+({_ITEM})")
+
+# a figure with its unit: what a condition is attached to
+_FIGURE = r"\d[\d,.]*\s?(?:g|kg|ml|l|litres?|cm|mm|m|h|hours?|minutes?|mins?)\b"
+_FIGURE_OF_PART = re.compile(_FIGURE + r"[^.;:]{0,25}?\b(?:only|excluding|without)\b", re.I)
+_FIGURE_WITH = re.compile(_FIGURE + r"[^.;:]{0,25}?\b(?:including|incl|with)\b", re.I)
+_ASKS_WITH = re.compile(
+    r"\b(?:together with|including|with (?:its|the|a)|plus)\b(?:\s+[\w-]+){0,4}", re.I
+)
+_ASKS_ALONE = re.compile(
+    r"\b(?:on its own|by itself|alone|just the|without|excluding)\b(?:\s+[\w-]+){0,2}", re.I
+)
+_NOT = re.compile(r"\b(?:not|instead of|rather than)\s+((?:[\w'-]+\s+){0,3}[\w'-]+)", re.I)
+_NEGATIONS = frozenset(
+    "not no never without isn't aren't don't doesn't can't cannot won't".split()  # noqa: SIM905
+)
+
+
+def alternatives(texts: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Word stems the pages list as one set of alternatives inside brackets ("(alkaline, lithium
+    or NiMH)"), each mapped to the others of its sets."""
+    found: dict[str, set[str]] = {}
+    for text in texts:
+        for bracket in _BRACKETS.findall(text):
+            for match in _LIST.finditer(bracket):
+                items = [match.group(1), *_MORE.findall(match.group(2)), match.group(3)]
+                kept = {stem(i.lower()) for i in items if i.lower() not in STOPWORDS}
+                for one, other in itertools.permutations(kept, 2):
+                    found.setdefault(one, set()).add(other)
+    return {one: frozenset(others) for one, others in found.items()}
+
+
+def other_case(
+    question: str,
+    line: str,
+    siblings: Mapping[str, frozenset[str]],
+    *,
+    named: frozenset[str] = frozenset(),
+) -> str | None:
+    """The question's words for a case ``line`` (the line chosen to give the figure) is not
+    stated for ("alkaline", "without its lid", "not on full power"), or None when the line's
+    case is the asked one or the line states none. ``siblings``: the pages' sets of
+    alternatives (`alternatives`); ``named``: the stems of the product's name, never a case."""
+    return (
+        _another_alternative(question, line, siblings, named)
+        or _another_scope(question, line)
+        or _negated_condition(question, line)
+    )
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def _content(word: str) -> bool:
+    return len(word) >= 3 and word not in STOPWORDS and not word.isdigit()
+
+
+def _another_alternative(
+    question: str, line: str, siblings: Mapping[str, frozenset[str]], named: frozenset[str]
+) -> str | None:
+    if not re.search(r"\d", line):
+        return None
+    cases = {stem(w) for b in _BRACKETS.findall(line) for w in _words(b) if _content(w)}
+    if not cases:
+        return None
+    asked = [w for w in _words(question) if _content(w)]
+    asked_stems = {stem(w) for w in asked}
+    held = stems(line)
+    for word in asked:
+        own = stem(word)
+        if own in held or own in named:
+            continue
+        if (siblings.get(own, frozenset()) & cases) - asked_stems:
+            return word
+    return None
+
+
+def _another_scope(question: str, line: str) -> str | None:
+    asked = _ASKS_WITH.search(question)
+    if asked and _FIGURE_OF_PART.search(line):
+        return asked.group(0)
+    asked = _ASKS_ALONE.search(question)
+    if asked and _FIGURE_WITH.search(line):
+        return asked.group(0)
+    return None
+
+
+def _negated_condition(question: str, line: str) -> str | None:
+    if not re.search(_FIGURE, line, re.I):
+        return None
+    said = _words(line)
+    for match in _NOT.finditer(question):
+        excluded = _words(match.group(1))
+        # the longest run of two or more of the excluded words that the line states unnegated
+        for start in range(len(excluded)):
+            for end in range(len(excluded), start + 1, -1):
+                run = excluded[start:end]
+                if not any(_content(w) for w in run):
+                    continue
+                for at in range(len(said) - len(run) + 1):
+                    if said[at : at + len(run)] == run and not _NEGATIONS & set(
+                        said[max(0, at - 3) : at]
+                    ):
+                        return match.group(0)
+    return None

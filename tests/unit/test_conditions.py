@@ -1,0 +1,61 @@
+"""The case a figure is stated for: another alternative, another scope, a negated condition."""
+
+from __future__ import annotations
+
+from app.chat.conditions import alternatives, other_case
+from app.chat.evidence import stem
+
+PAGES = [
+    "Batteries: 2 × AA (alkaline, lithium or NiMH); 2 × NiMH rechargeable AA included",
+    "Battery life: Up to 25 hours (lithium AA); about 18 hours (NiMH)",
+    "Delivery to Zone 2 (Highlands and Islands) takes 3 days.",
+]
+SIBLINGS = alternatives(PAGES)
+BATTERY = PAGES[1]
+
+
+def test_alternatives_are_the_sets_listed_in_brackets() -> None:
+    assert SIBLINGS[stem("alkaline")] == {stem("lithium"), stem("nimh")}
+    assert stem("rechargeable") not in SIBLINGS  # outside brackets: no set
+    assert SIBLINGS[stem("highlands")] == {stem("islands")}
+
+
+def test_a_figure_stated_for_other_alternatives_is_another_case() -> None:
+    asked = "What's the battery life of the Waymark 3 GPS on alkaline AA batteries?"
+    assert other_case(asked, BATTERY, SIBLINGS) == "alkaline"
+    # the alternatives the line states are its own cases
+    assert other_case("How long does it run on lithium AAs?", BATTERY, SIBLINGS) is None
+    assert other_case("What's the battery life?", BATTERY, SIBLINGS) is None
+    # a product's own name is never a case
+    named = frozenset({stem("alkaline")})
+    assert (
+        other_case("How long does the Alkaline GPS last?", BATTERY, SIBLINGS, named=named) is None
+    )
+
+
+def test_a_figure_of_one_part_against_a_question_with_more() -> None:
+    line = "Weight: 85 g (filter only)"
+    asked = "How much does the ClearFlow filter weigh together with its 1 L pouch?"
+    assert other_case(asked, line, SIBLINGS) == "together with its 1 L pouch"
+    assert other_case("How much does the ClearFlow filter weigh?", line, SIBLINGS) is None
+
+
+def test_a_figure_with_a_part_against_a_question_for_the_rest_alone() -> None:
+    line = "Weight: 110 g including lid"
+    assert other_case("What does the pot weigh without its lid?", line, SIBLINGS) == (
+        "without its lid"
+    )
+    assert other_case("What does the lid weigh on its own?", line, SIBLINGS) == "on its own"
+    assert other_case("What does the pot weigh with its lid?", line, SIBLINGS) is None
+    # "with" that is no figure's condition
+    assert other_case("Does it come with a lid?", "Lid: included", SIBLINGS) is None
+
+
+def test_a_condition_the_question_excludes() -> None:
+    line = "Burn time: About 60 minutes on full power with a 230 g canister"
+    asked = "how long will a canister last if im only simmering, not on full power"
+    assert other_case(asked, line, SIBLINGS) == "not on full power"
+    assert other_case("how long will a canister last on full power?", line, SIBLINGS) is None
+    # the line states the same exclusion: no other case
+    boots = "Returns: 30 days for boots not worn outdoors, 2 pairs max"
+    assert other_case("Can I return boots if they're not worn outdoors?", boots, SIBLINGS) is None
