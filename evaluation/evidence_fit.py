@@ -118,9 +118,9 @@ def replay(turn: RecordedTurn, case: datasets.Case, words: WordEmbedder | None =
         found = verdict_of(near=near_question_words(turn.question, vectors))
     if not found.answerable:  # some declines still show the closest lines
         shown = found.reason in WITH_CLOSEST_LINES
-        answer = "".join(composed_pieces(selection.lines, turn.passages)) if shown else ""
+        answer = "".join(composed_pieces(selection.shown, turn.passages)) if shown else ""
         return {"declined": True, "key_facts": facts_found(answer, case.key_facts)}
-    answer = "".join(composed_pieces(selection.lines, turn.passages, partial=found.partial))
+    answer = "".join(composed_pieces(selection.shown, turn.passages, partial=found.partial))
     return {"declined": found.partial, "key_facts": facts_found(answer, case.key_facts)}
 
 

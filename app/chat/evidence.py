@@ -97,6 +97,14 @@ class Selection:
     lines: tuple[Evidence, ...]
     product: str | None
     held_words: frozenset[str]  # every word stem of the chosen lines, their pages and sections
+    # lines shown after the answer's, for a part of the question they did not hold; the verdict
+    # on whether the pages answer does not rest on them
+    more: tuple[Evidence, ...] = ()
+
+    @property
+    def shown(self) -> tuple[Evidence, ...]:
+        """Every line the shopper is shown: the answer's, then the further ones."""
+        return (*self.lines, *self.more)
 
 
 def units(passages: Sequence[ScoredPassage]) -> list[Unit]:
@@ -124,6 +132,7 @@ def select_evidence(
     *,
     about: str | None = None,
     max_lines: int = 2,
+    more_lines: int = 1,
     parts: Sequence[tuple[str, Sequence[float]]] = (),
 ) -> Selection:
     """The units of ``passages`` that best answer ``question``.
@@ -134,7 +143,9 @@ def select_evidence(
     (the shopper's page's, or the one the last answer was about). ``parts`` are the questions of
     a message that asks more than one ("Which pack will the tent fit in, and how long is that
     pack's warranty?"), each with its own cosines: each part's lines are chosen as a question's
-    are, so every part is answered.
+    are, so every part is answered. Up to ``max_lines`` lines answer (each part's); up to
+    ``more_lines`` further ones, chosen the same way, are shown after them (``Selection.more``)
+    but not relied on: whether the pages answer is judged on the answer's own lines.
     """
     candidates = units(passages)
     titles = [h.passage.title for h in passages if h.passage.kind == "product"]
@@ -142,33 +153,45 @@ def select_evidence(
         product = None  # a comparison: every product's lines may answer
     else:
         product = subject([question], passages) or about or subject(earlier, passages)
-    chosen: list[_Scored]
+    chosen: list[_Scored] = []
+    more: list[_Scored] = []
     if len(parts) > 1:
-        chosen = []
         for text, cosines in parts:
             # a part that names no product may be about the product's case, not its record
             # ("…, and how long is that pack's warranty?"): its record's lines earn no bonus
             named = subject([text], passages) if product is not None else None
             ranked = _ranked(text, asked_stems(text), candidates, cosines, passages, product, named)
             shown = {c[1].text for c in chosen}
-            chosen.extend(_chosen([r for r in ranked if r[1].text not in shown], max_lines))
+            found = _chosen([r for r in ranked if r[1].text not in shown], max_lines + more_lines)
+            chosen.extend(found[:max_lines])
+            more.extend(found[max_lines:])
     else:
-        chosen = _chosen(
-            _ranked(
-                question, _asked_in(question, earlier), candidates, similarity, passages, product
-            ),
-            max_lines,
-        )
+        asked = _asked_in(question, earlier)
+        ranked = _ranked(question, asked, candidates, similarity, passages, product)
+        found = _chosen(ranked, max_lines + more_lines)  # greedy: the answer's lines come first
+        chosen, more = found[:max_lines], found[max_lines:]
+    answering = {c[1].text for c in chosen}
+    more = [m for m in dict((m[1].text, m) for m in more).values() if m[1].text not in answering]
     words: set[str] = set()
-    lines: list[Evidence] = []
-    for score, unit, _ in chosen:
+    for _, unit, _ in chosen:
         page = unit.passage.passage
         words |= stems(f"{page.title} {page.section} {unit.header} {unit.text}")
-        header = Evidence(unit.number, unit.header, round(score, 4))
-        if unit.header and all(e.text != unit.header for e in lines):
-            lines.append(header)  # what the row's cells are, shown above it
-        lines.append(Evidence(unit.number, _quoted_text(unit, chosen), round(score, 4)))
-    return Selection(tuple(lines), product, frozenset(words))
+    every = [*chosen, *more]
+    lines = _evidence(chosen, every, [])
+    return Selection(tuple(lines), product, frozenset(words), tuple(_evidence(more, every, lines)))
+
+
+def _evidence(
+    picked: Sequence[_Scored], every: Sequence[_Scored], before: Sequence[Evidence]
+) -> list[Evidence]:
+    """The picked units as quoted lines, a table row under its header (once, not when a line
+    ``before`` them is that header)."""
+    lines: list[Evidence] = []
+    for score, unit, _ in picked:
+        if unit.header and all(e.text != unit.header for e in (*before, *lines)):
+            lines.append(Evidence(unit.number, unit.header, round(score, 4)))
+        lines.append(Evidence(unit.number, _quoted_text(unit, every), round(score, 4)))
+    return lines
 
 
 # A follow-up that asks the last question again of something else: "and the 3?", "what about

@@ -277,7 +277,7 @@ class ChatService:
             verdict = verdict_of(near=near) if near else verdict
         outcome.timings["evidence"] = time.perf_counter() - mark
         outcome.answer_policy = self._options.answer_policy
-        lines = [e for e in selection.lines if not self._leaks.leaked(e.text)]
+        lines = [e for e in selection.shown if not self._leaks.leaked(e.text)]
         if not verdict.answerable:
             title = about.title if about is not None else ""
             reason = verdict.reason or "no_match"
@@ -409,7 +409,7 @@ class ChatService:
             ),
         )
         checking = [0.0]
-        shown_lines = [e.text for e in selection.lines]
+        shown_lines = [e.text for e in selection.shown]
         # beside the shop's lines (the verified policy), the model may only restate them
         restating = options.answer_policy == "verified" and bool(shown_lines)
 

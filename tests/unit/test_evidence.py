@@ -87,6 +87,30 @@ def test_two_part_questions_get_a_line_for_each_part() -> None:
     assert set(lines) == {"Price (GBP): 260", "Weight: 470 g (size M)"}
 
 
+def test_a_third_part_is_shown_after_the_answer_but_not_relied_on() -> None:
+    asked = (
+        "What season is the Stormhollow 2 Tent, what is its minimum weight, and is it freestanding?"
+    )
+    similarity = [0.0] * len(units([TENT]))
+    selection = select_evidence(asked, (), [TENT], similarity)
+    assert len(selection.lines) == 2 and len(selection.more) == 1
+    assert [e.text for e in selection.shown] == [
+        *(e.text for e in selection.lines),
+        *(e.text for e in selection.more),
+    ]
+    shown = {e.text for e in selection.shown}
+    assert shown == {
+        "Season: 3-season",
+        "Minimum weight: 1,550 g (flysheet, inner and poles)",
+        "Pitching: Freestanding; fly-first or all-in-one",
+    }
+    # the verdict reads the answer's lines only: the further line's own words are not held
+    assert selection.more[0].text.startswith("Pitching:")
+    assert "frees" not in selection.held_words
+    none = select_evidence(asked, (), [TENT], similarity, more_lines=0)
+    assert none.more == () and none.lines == selection.lines
+
+
 WARRANTY = hit(
     "How long is the warranty on my product?",
     "Question: How long is the warranty on my product?\n"
