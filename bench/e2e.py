@@ -10,14 +10,17 @@ questions) over the same HTTP/SSE chat API, one system at a time, at each concur
 
 Per level: turns/s, tokens/s, p50/p95/p99 latency, time to first token, errors, the stage
 breakdown from each server's own timings and peak resident memory; ratios shopdesk ÷ baseline.
-Level 1 is one shopper walking one whole conversation (also the prefill-by-turn figures).
-Every system gets the same plan per level: the same conversations, the same window in which turns
-may start, and the same hard stop for turns still running (longer as the level grows), so a
-system whose turns all end before the stop is compared with exact figures, not lower bounds.
-Writes results.json, report.md and three PNG plots; installs the `bench` extra when missing.
-Only loopback addresses are used; every level is bounded in turns and seconds.
+Level 1 is one shopper walking whole conversations one after another (also the prefill-by-turn
+figures). Every system gets the same plan per level: the same conversations, the same window in
+which turns may start, the same number of turns it must answer at least (a slow system's level
+goes on until it has, up to a cap), and the same hard stop for turns still running (longer as
+the level grows), so a system whose turns all end before the stop is compared with exact
+figures, not lower bounds. Writes results.json, report.md and three PNG plots; installs the
+`bench` extra when missing. Only loopback addresses are used; every level is bounded in turns
+and seconds. ``--runs 3`` repeats the whole comparison and reports the spread of the ratios
+(``--spread`` writes that report again from earlier runs' results).
 
-    bash scripts/setup.sh && .venv/bin/python -m bench.e2e [--levels 1,4,16,64]
+    bash scripts/setup.sh && .venv/bin/python -m bench.e2e [--levels 1,4,16,64] [--runs 3]
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import argparse
 import asyncio
 import dataclasses
 import json
+import math
 import os
 import platform
 import shlex
@@ -52,11 +56,12 @@ REPO = Path(__file__).resolve().parent.parent
 SETTLE_S = 2.0  # between levels: cut requests are aborted, queues drain
 DOC = REPO / "docs" / "PERFORMANCE.md"
 RESULTS_START, RESULTS_END = "<!-- e2e-results:start -->", "<!-- e2e-results:end -->"
+SPREAD_MARKERS = ("<!-- e2e-spread:start -->", "<!-- e2e-spread:end -->")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--levels", default="1,4,16,64", help="concurrent shoppers per level")
+    parser.add_argument("--levels", default="1,4,16", help="concurrent shoppers per level")
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="which systems, in order")
     parser.add_argument(
         "--seconds",
@@ -79,12 +84,29 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--max-turns", type=int, default=400, help="turns started per level, at most"
     )
+    parser.add_argument(
+        "--min-turns",
+        type=int,
+        default=30,
+        help="turns every system answers at each level at least: after the window, turns go on "
+        "starting until this many are answered (level 1: whole conversations, this many turns)",
+    )
+    parser.add_argument(
+        "--level-cap-seconds",
+        type=float,
+        default=600.0,
+        help="no turn of a level starts after this, whatever --min-turns asks",
+    )
     parser.add_argument("--turns-per-conversation", type=int, default=6)
     parser.add_argument(
-        "--walk-seconds",
-        type=float,
-        default=90.0,
-        help="level 1, one shopper's whole conversation: no turn starts after this",
+        "--runs", type=int, default=1, help="repeat the whole comparison; report the spread"
+    )
+    parser.add_argument(
+        "--spread",
+        type=Path,
+        nargs="+",
+        metavar="RESULTS_JSON",
+        help="measure nothing: the spread of several runs' results.json",
     )
     parser.add_argument(
         "--max-num-seqs",
@@ -173,18 +195,22 @@ def run_system(
     length = args.turns_per_conversation
     levels: dict[str, Any] = {}
     turns: dict[str, Any] = {}
-    walk: list[Any] = []
+    walked: list[Any] = []
+    cap = args.level_cap_seconds
     for level in sorted({1, *args.levels}):
-        if level == 1:  # the same conversation for every system, nothing else running
-            plan = LevelPlan(1, length, args.walk_seconds, drain(args, 1))
+        if level == 1:  # the same whole conversations for every system, nothing else running
+            walk = max(1, math.ceil(args.min_turns / length)) * length
+            plan = LevelPlan(1, walk, cap, drain(args, 1), walk, cap)
             pool = _pool(threads, length, args.seed)
         else:
-            plan = LevelPlan(level, args.max_turns, args.seconds, drain(args, level))
+            plan = LevelPlan(
+                level, args.max_turns, args.seconds, drain(args, level), args.min_turns, cap
+            )
             pool = _pool(threads, length, args.seed + level)  # the same for every system
         with PeakMemory(running.pids) as memory:
             run = asyncio.run(run_level(running.url, plan, pool))
         if level == 1:
-            walk = [t for t in run.turns if t.finished and t.error is None]
+            walked = [t for t in run.turns if t.finished and t.error is None]
             if 1 not in args.levels:
                 continue
         summary = summarise_level(run, peak_rss_bytes=memory.peak)
@@ -202,7 +228,7 @@ def run_system(
         "description": running.description,
         "started_in_s": round(running.started_in_s, 1),
         "levels": levels,
-        "conversation": per_turn(walk),
+        "conversation": per_turn(walked),
         "turns": turns,
     }
 
@@ -236,6 +262,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.report_from:
         return report_again(args.report_from, update=args.update_docs)
+    if args.spread:
+        return spread_again(args.spread, args.out_dir, update=args.update_docs)
+    if args.runs > 1:
+        return repeated(args, argv)
     started = time.perf_counter()
     problem = None if args.no_install else install.ensure_bench_packages()
     missing = install.missing_modules()
@@ -264,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     with tempfile.TemporaryDirectory(prefix="shopdesk-bench-") as scratch:
         print(f"indexing the bundled knowledge base: {build_index(Path(scratch))}", flush=True)
-        longest = max(args.walk_seconds, args.seconds) + drain(args, max(args.levels))
+        longest = max(args.level_cap_seconds, args.seconds) + drain(args, max(args.levels))
         patience = longest + 60
         env = systems.base_env(
             Path(scratch),
@@ -314,6 +344,39 @@ def finish(
     return text, pictures
 
 
+def repeated(args: argparse.Namespace, argv: list[str] | None) -> int:
+    """The whole comparison ``args.runs`` times, each into out_dir/run-N, then their spread."""
+    given = list(argv if argv is not None else sys.argv[1:])
+    once = [a for i, a in enumerate(given) if a != "--runs" and given[i - 1 : i] != ["--runs"]]
+    once = [a for a in once if not a.startswith("--runs=") and a != "--update-docs"]
+    paths, failed = [], 0
+    for number in range(1, args.runs + 1):
+        out = args.out_dir / f"run-{number}"
+        print(f"run {number} of {args.runs} into {out}", flush=True)
+        failed |= main([*once, "--out-dir", str(out)])
+        paths.append(out / "results.json")
+    return spread_again(paths, args.out_dir, update=args.update_docs) or failed
+
+
+def spread_again(paths: list[Path], out_dir: Path, *, update: bool) -> int:
+    """The spread of several runs' figures: turns/s and the ratios per run, their median."""
+    from bench.loadbench import spread
+
+    runs = [json.loads(p.read_text()) for p in paths if p.exists()]
+    if len(runs) < 2:
+        print(f"bench.e2e: --spread needs two runs' results at least, found {len(runs)}")
+        return 2
+    found = spread.spread(runs)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "spread.json").write_text(json.dumps(found, indent=2))
+    text = spread.markdown(found)
+    (out_dir / "spread.md").write_text(text)
+    print("\n" + text)
+    if update:
+        print(f"updated {update_docs(text, [], markers=SPREAD_MARKERS)}")
+    return 0
+
+
 def report_again(path: Path, *, update: bool) -> int:
     """The report, plots (and docs) of an earlier run, its figures computed again from its turns."""
     from bench.loadbench import plots, report, summary
@@ -327,15 +390,21 @@ def report_again(path: Path, *, update: bool) -> int:
     return 0
 
 
-def update_docs(text: str, pictures: list[Path], doc: Path = DOC) -> Path:
+def update_docs(
+    text: str,
+    pictures: list[Path],
+    doc: Path = DOC,
+    markers: tuple[str, str] = (RESULTS_START, RESULTS_END),
+) -> Path:
     """Replace the figures between the markers of ``doc`` with this run's tables."""
+    start, end = markers
     content = doc.read_text(encoding="utf-8")
-    if RESULTS_START not in content or RESULTS_END not in content:
-        raise SystemExit(f"bench.e2e: {doc} lacks the {RESULTS_START} ... {RESULTS_END} markers")
-    before, rest = content.split(RESULTS_START, 1)
-    after = rest.split(RESULTS_END, 1)[1]
+    if start not in content or end not in content:
+        raise SystemExit(f"bench.e2e: {doc} lacks the {start} ... {end} markers")
+    before, rest = content.split(start, 1)
+    after = rest.split(end, 1)[1]
     tables = text.split("\n", 1)[1].replace("\n## ", "\n#### ").strip()  # below the doc's heading
-    doc.write_text(f"{before}{RESULTS_START}\n{tables}\n{RESULTS_END}{after}", encoding="utf-8")
+    doc.write_text(f"{before}{start}\n{tables}\n{end}{after}", encoding="utf-8")
     for picture in pictures:
         shutil.copy(picture, doc.parent / picture.name)
     return doc

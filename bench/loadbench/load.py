@@ -2,9 +2,12 @@
 
 Each shopper opens a session, sends its conversation's messages one after another (the next as
 soon as the previous answer is complete, no think time) and starts a new conversation when one
-ends. No turn starts after ``seconds`` or once ``max_turns`` have started; turns still running
-``drain_seconds`` later are cut and kept as unfinished, their elapsed time a lower bound on their
-latency. Only loopback URLs are accepted.
+ends. Turns start during the first ``seconds``, and after that only while fewer than
+``min_turns`` are answered or running (so that a slow system still answers enough turns for a
+stable figure), never once ``max_turns`` have started nor after ``cap_seconds``. Turns still
+running ``drain_seconds`` after the window (and once ``min_turns`` are answered, or the cap is
+reached) are cut and kept as unfinished, their elapsed time a lower bound on their latency.
+Only loopback URLs are accepted.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import httpx
 from .conversations import Conversation
 
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
+_POLL_S = 0.1  # how often a level checks whether its stop has come
 
 
 class TurnFailed(Exception):
@@ -34,6 +38,14 @@ class LevelPlan:
     max_turns: int
     seconds: float
     drain_seconds: float
+    min_turns: int = 0  # turns go on starting after the window until this many are answered
+    cap_seconds: float = 0.0  # no turn starts after this, whatever min_turns says (0: no cap)
+
+    def stops(self, now: float, answered: int) -> bool:
+        """Whether the turns still running at ``now`` are cut."""
+        if self.cap_seconds and now >= self.cap_seconds + self.drain_seconds:
+            return True
+        return now >= self.seconds + self.drain_seconds and answered >= self.min_turns
 
 
 @dataclass
@@ -115,13 +127,19 @@ class _Level:
         self.client, self.url, self.plan, self.pool = client, url, plan, pool
         self.started = time.perf_counter()
         self.turns_started = 0
+        self.turns_ended = 0
+        self.answered = 0
         self.results: list[TurnResult] = []
 
     def now(self) -> float:
         return time.perf_counter() - self.started
 
     def may_start(self) -> bool:
-        if self.turns_started >= self.plan.max_turns or self.now() >= self.plan.seconds:
+        plan, now = self.plan, self.now()
+        if self.turns_started >= plan.max_turns or (plan.cap_seconds and now >= plan.cap_seconds):
+            return False
+        running = self.turns_started - self.turns_ended
+        if now >= plan.seconds and self.answered + running >= plan.min_turns:
             return False
         self.turns_started += 1
         return True
@@ -143,6 +161,7 @@ class _Level:
                 _fill(turn, done)
                 if done.get("failure"):  # the service apologised instead of answering
                     raise TurnFailed(f"answer failed: {done['failure']}")
+                self.answered += 1
             except asyncio.CancelledError:
                 turn.finished = False
                 raise
@@ -151,6 +170,7 @@ class _Level:
                 messages = iter(())  # the next turn starts a fresh conversation
             finally:
                 turn.latency_s = self.now() - turn.started_s
+                self.turns_ended += 1
 
 
 def _fill(turn: TurnResult, done: dict[str, Any]) -> None:
@@ -165,11 +185,14 @@ async def run_level(url: str, plan: LevelPlan, pool: Iterator[Conversation]) -> 
     """Drive ``plan.concurrency`` shoppers against ``url`` until the plan's bounds."""
     url = require_loopback(url)
     limits = httpx.Limits(max_connections=plan.concurrency + 4, max_keepalive_connections=None)
-    timeout = httpx.Timeout(plan.seconds + plan.drain_seconds + 60, connect=10)
+    longest = max(plan.seconds, plan.cap_seconds) + plan.drain_seconds
+    timeout = httpx.Timeout(longest + 60, connect=10)
     async with httpx.AsyncClient(limits=limits, timeout=timeout) as client:
         level = _Level(client, url, plan, pool)
         shoppers = [asyncio.create_task(level.shopper(n)) for n in range(plan.concurrency)]
-        _, pending = await asyncio.wait(shoppers, timeout=plan.seconds + plan.drain_seconds)
+        pending: set[asyncio.Task[None]] = set(shoppers)
+        while pending and not plan.stops(level.now(), level.answered):
+            _, pending = await asyncio.wait(pending, timeout=_POLL_S)
         for task in pending:
             task.cancel()
         outcomes = await asyncio.gather(*shoppers, return_exceptions=True)

@@ -73,7 +73,7 @@ def stage_table(results: dict[str, Any]) -> list[str]:
 
 
 def prefill_table(results: dict[str, Any]) -> list[str]:
-    """Prefilled tokens and prefill time by turn number, in one shopper's whole conversation."""
+    """Prefilled tokens and prefill time by turn number, over one shopper's whole conversations."""
     turns = sorted({row["turn"] for s in results["prefill_by_turn"].values() for row in s})
     if not turns:
         return []
@@ -129,8 +129,10 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         "A latency marked ≥ includes turns cut at the level's hard stop, counted at the time "
         "they had run: the true figure is at least that. Tokens/s counts what cut turns had "
-        "streamed by the stop as well as the answered turns' tokens. Level 1 is one shopper's "
-        "whole conversation.",
+        "streamed by the stop as well as the answered turns' tokens. Level 1 is one shopper "
+        "walking whole conversations, one after another. After its window a level goes on "
+        f"until every system has answered {results['plan'].get('min_turns', 0)} turns (or its "
+        "cap).",
         "",
         "## Ratios (shopdesk ÷ baseline)",
         "",
@@ -140,7 +142,8 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         *stage_table(results),
         "",
-        "## Prefill by turn number (one shopper, one conversation, the same for every system)",
+        "## Prefill by turn number (level 1: mean over its conversations, the same for every "
+        "system)",
         "",
         *prefill_table(results),
         "",

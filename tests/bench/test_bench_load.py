@@ -131,3 +131,28 @@ def test_turns_still_running_at_the_hard_stop_are_cut_and_kept(
     assert len(run.turns) == 3 and not any(t.finished for t in run.turns)
     # cut at the stop (1 s in), long before the stand-in would have answered (30 s)
     assert all(t.error is None and 0.9 <= t.latency_s < 30 for t in run.turns)
+
+
+def test_a_level_goes_on_past_its_window_until_enough_turns_are_answered(
+    api: tuple[str, list[tuple[str, str]]],
+) -> None:
+    """A slow system still answers ``min_turns`` turns: after the window, turns start only
+    while fewer are answered or running, and the level ends once they are answered."""
+    url, _ = api
+    plan = LevelPlan(concurrency=2, max_turns=50, seconds=0, drain_seconds=5, min_turns=5)
+    run = asyncio.run(run_level(url, plan, conversations(("a", "b", "c"))))
+    answered = [t for t in run.turns if t.finished and t.error is None]
+    assert len(answered) >= 5 and len(run.turns) <= 6  # never more than one extra in flight
+    assert all(t.finished for t in run.turns)
+
+
+def test_the_cap_ends_a_level_that_cannot_reach_its_turns(
+    api: tuple[str, list[tuple[str, str]]],
+) -> None:
+    url, _ = api
+    plan = LevelPlan(
+        concurrency=1, max_turns=50, seconds=0, drain_seconds=0.5, min_turns=10, cap_seconds=0.5
+    )
+    run = asyncio.run(run_level(url, plan, conversations(("slow",))))
+    assert len(run.turns) == 1 and not run.turns[0].finished
+    assert run.wall_s < 5  # cut at the cap and its drain, not after the slow answer's 30 s

@@ -136,13 +136,16 @@ def test_ratios_are_shopdesk_over_baseline_and_none_when_undefined() -> None:
 
 def test_targets_report_each_comparison_and_errors() -> None:
     levels = {
-        "shopdesk": {4: _level(3.0, 2.0), 16: _level(5.0, 4.0)},
+        "shopdesk": {1: _level(0.5, 2.0), 4: _level(3.0, 2.0), 16: _level(5.0, 4.0)},
         "naive": {4: _level(0.4, 10.0), 16: _level(0.4, 40.0)},
-        "llamacpp": {4: _level(2.0, 1.5), 16: _level(2.0, 8.0, errors=2)},
+        "llamacpp": {1: _level(0.3, 3.0), 4: _level(2.0, 1.5), 16: _level(1.5, 8.0, errors=2)},
     }
     checks = {c["target"]: c["met"] for c in check_targets(levels)}
     assert checks["turns/s at 16 shoppers ≥ 10× naive"] is True  # 12.5×
-    assert checks["turns/s at 16 shoppers ≥ 3× llamacpp"] is False  # 2.5×
+    assert checks["turns/s at 16 shoppers ≥ 4× llamacpp"] is False  # 3.3×
+    # one shopper: shopdesk's p50 (1.0 s) and p95 (2.0 s) against the peer's 1.5 s and 3.0 s
+    assert checks["p50 latency at 1 shopper ≤ llamacpp's"] is True
+    assert checks["p95 latency at 1 shopper ≤ llamacpp's"] is True
     assert checks["p95 latency at 4 shoppers below llamacpp's"] is False
     assert checks["p95 latency at 16 shoppers below naive's"] is True
     assert checks["no errors (llamacpp)"] is False and checks["no errors (shopdesk)"] is True
