@@ -19,8 +19,8 @@ DECLINES = {
     "guess.",
     "other_size": "I'm sorry, our pages don't give that for the size you asked about, so I'd "
     "rather not guess.",
-    "other_case": "I'm sorry, our pages give that figure for another case than the one you asked "
-    "about (“{missing}”), so I'd rather not guess.",
+    "other_case": "I'm sorry, our pages don't give that figure for the case you asked about "
+    "({missing}), so I'd rather not guess.",
     "unknown_name": "I'm sorry, the {shop} help pages don't mention {missing}, so I'd rather not "
     "guess.",
     "unknown_code": "I'm sorry, I couldn't find that product code in the {shop} catalogue, so I'd "

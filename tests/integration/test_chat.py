@@ -18,6 +18,7 @@ from anyio.from_thread import BlockingPortal
 from app.chat.citations import strip_invalid_markers
 from app.chat.compose import OFFER, PARTIAL
 from app.chat.outcome import NOTHING_FOUND, Delta, Done
+from app.chat.quotes import fabricated_quotes
 from app.chat.service import ChatService
 from app.engine.base import GenerationChunk, GenerationRequest, GenerationStats
 from app.errors import InvalidMessageError
@@ -226,7 +227,8 @@ def test_a_figure_stated_for_another_case_is_declined_with_the_line_that_states_
     asked = "What's the battery life of the Waymark 3 GPS on alkaline AA batteries?"
     outcome, _ = ask(portal, stack.chat, new_session(), asked)
     assert outcome.declined == "other_case" and not outcome.answered
-    assert "another case than the one you asked about (“alkaline”)" in outcome.answer
+    assert "don't give that figure for the case you asked about (alkaline)" in outcome.answer
+    assert fabricated_quotes(outcome.answer, outcome.passages) == []  # the shopper's word, unquoted
     assert "(lithium AA)" in outcome.answer and outcome.citations
     assert outcome.answer.endswith(OFFER.strip()) and outcome.stats.generated_tokens == 0
     lithium, _ = ask(portal, stack.chat, new_session(), asked.replace("alkaline", "lithium"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.chat.compose import OFFER, PARTIAL, composed_pieces, decline, declined_with_lines
 from app.chat.evidence import Evidence, select_evidence, units
+from app.chat.quotes import fabricated_quotes
 from app.retrieval.published_index import ScoredPassage
 from evaluation.answer_eval import declines, facts_found
 from tests.unit.passages import FAQ, FOOTPRINT, JACKET, RETURNS, TENT, hit
@@ -224,6 +225,19 @@ def test_a_decline_by_size_place_or_detail_shows_the_closest_lines_under_it() ->
     assert shown.endswith(OFFER.strip()) and shown.count(OFFER.strip()) == 1
     assert declines(shown)  # still a decline: the eval and the staff see one
     assert "".join(declined_with_lines(sorry, [], [JACKET])) == sorry  # nothing close: as it was
+
+
+def test_another_case_is_named_in_its_decline_in_the_shoppers_words_never_quoted() -> None:
+    """The shopper's words are not the shop's: they are named, not shown in quotation marks
+    (a quotation is the shop's verbatim line, and the eval counts any other as fabricated)."""
+    sorry = decline("other_case", shop="Fernhill", missing="without its lid")
+    assert sorry.startswith(
+        "I'm sorry, our pages don't give that figure for the case you asked about "
+        "(without its lid), so I'd rather not guess."
+    )
+    line = Evidence(1, "Weight: 470 g (size M)")
+    shown = "".join(declined_with_lines(sorry, [line], [JACKET]))
+    assert fabricated_quotes(shown, [JACKET]) == [] and declines(shown)
 
 
 def test_an_unknown_name_is_named_in_its_decline() -> None:
