@@ -134,49 +134,56 @@ def _targets(
 def markdown(found: dict[str, Any]) -> str:
     machine = found["machine"]
     runs = found["runs"]
-    count = len(runs)
-    heads = " | ".join(f"run {i}" for i in range(1, count + 1))
+    turns = [
+        (NAMES.get(name, name), level, [f"{_num(r)} ({n})" for r, n in zip(
+            row["turns_per_s"], row["turns_answered"], strict=True)], _num(row["median"]),
+         row["deviation"])
+        for name, by_level in found["turns"].items()
+        for level, row in by_level.items()
+    ]  # fmt: skip
+    ratios = [
+        (NAMES.get(name, name), level, [f"{_num(r)}×" for r in row["turns_per_s"]],
+         f"{_num(row['median'])}×", row["deviation"])
+        for name, by_level in found["ratios"].items()
+        for level, row in by_level.items()
+    ]  # fmt: skip
     lines = [
         "# Spread over runs",
         "",
-        f"{count} runs of the comparison ({', '.join(r['started_at'] for r in runs)}) on "
+        f"{len(runs)} runs of the comparison ({', '.join(r['started_at'] for r in runs)}) on "
         f"{machine['cpus']} CPUs ({machine['processor']}), {machine['memory_gib']} GiB.",
         "",
         "## Turns/s per run (turns answered)",
         "",
-        f"| system | shoppers | {heads} | median | largest deviation |",
-        "| --- | ---: |" + " ---: |" * (count + 2),
-    ]
-    for name, by_level in found["turns"].items():
-        for level, row in by_level.items():
-            cells = " | ".join(
-                f"{_num(r)} ({n})"
-                for r, n in zip(row["turns_per_s"], row["turns_answered"], strict=True)
-            )
-            lines.append(
-                f"| {NAMES.get(name, name)} | {level} | {cells} | {_num(row['median'])} "
-                f"| {_pct(row['deviation'])} |"
-            )
-    lines += [
+        *_table("system", len(runs), turns),
         "",
         "## shopdesk's turns/s ratio per run",
         "",
-        f"| shopdesk ÷ | shoppers | {heads} | median | largest deviation |",
-        "| --- | ---: |" + " ---: |" * (count + 2),
-    ]
-    for baseline, by_level in found["ratios"].items():
-        for level, row in by_level.items():
-            cells = " | ".join(f"{_num(r)}×" for r in row["turns_per_s"])
-            lines.append(
-                f"| {NAMES.get(baseline, baseline)} | {level} | {cells} | {_num(row['median'])}× "
-                f"| {_pct(row['deviation'])} |"
-            )
-    lines += ["", "## Targets (on the median)", ""]
-    lines += [
-        f"- {VERDICTS[c['met']]}: {c['target']} (measured {_measured(c['measured'])})"
-        for c in found["targets"]
+        *_table("shopdesk ÷", len(runs), ratios),
+        "",
+        "## Targets (on the median)",
+        "",
+        *(
+            f"- {VERDICTS[c['met']]}: {c['target']} (measured {_measured(c['measured'])})"
+            for c in found["targets"]
+        ),
     ]
     return "\n".join([*lines, ""])
+
+
+_Row = tuple[str, str, list[str], str, float | None]  # name, shoppers, per run, median, deviation
+
+
+def _table(first: str, count: int, rows: list[_Row]) -> list[str]:
+    heads = " | ".join(f"run {i}" for i in range(1, count + 1))
+    return [
+        f"| {first} | shoppers | {heads} | median | largest deviation |",
+        "| --- | ---: |" + " ---: |" * (count + 2),
+        *(
+            f"| {name} | {level} | {' | '.join(cells)} | {middle} | {_pct(deviation)} |"
+            for name, level, cells, middle, deviation in rows
+        ),
+    ]
 
 
 def _measured(value: Any) -> str:
