@@ -264,8 +264,14 @@ def main(argv: list[str] | None = None) -> int:
         return report_again(args.report_from, update=args.update_docs)
     if args.spread:
         return spread_again(args.spread, args.out_dir, update=args.update_docs)
+    command = shlex.join([".venv/bin/python", "-m", "bench.e2e", *(argv or sys.argv[1:])])
     if args.runs > 1:
-        return repeated(args, argv)
+        return repeated(args, command)
+    return compare(args, command)
+
+
+def compare(args: argparse.Namespace, command: str) -> int:
+    """One whole comparison: every system, every level; results into ``args.out_dir``."""
     started = time.perf_counter()
     problem = None if args.no_install else install.ensure_bench_packages()
     missing = install.missing_modules()
@@ -285,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out_dir.mkdir(parents=True, exist_ok=True)
     threads = load_threads()
     results: dict[str, Any] = {
-        "command": shlex.join([".venv/bin/python", "-m", "bench.e2e", *(argv or sys.argv[1:])]),
+        "command": command,
         "started_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine(),
         "plan": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
@@ -344,16 +350,14 @@ def finish(
     return text, pictures
 
 
-def repeated(args: argparse.Namespace, argv: list[str] | None) -> int:
+def repeated(args: argparse.Namespace, command: str) -> int:
     """The whole comparison ``args.runs`` times, each into out_dir/run-N, then their spread."""
-    given = list(argv if argv is not None else sys.argv[1:])
-    once = [a for i, a in enumerate(given) if a != "--runs" and given[i - 1 : i] != ["--runs"]]
-    once = [a for a in once if not a.startswith("--runs=") and a != "--update-docs"]
     paths, failed = [], 0
     for number in range(1, args.runs + 1):
         out = args.out_dir / f"run-{number}"
         print(f"run {number} of {args.runs} into {out}", flush=True)
-        failed |= main([*once, "--out-dir", str(out)])
+        once = argparse.Namespace(**{**vars(args), "out_dir": out, "update_docs": False})
+        failed |= compare(once, f"{command} (run {number} of {args.runs})")
         paths.append(out / "results.json")
     return spread_again(paths, args.out_dir, update=args.update_docs) or failed
 

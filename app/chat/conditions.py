@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from app.chat.evidence import stem, stems
 from app.retrieval.terms import STOPWORDS
@@ -125,16 +125,22 @@ def _negated_condition(question: str, line: str) -> str | None:
         return None
     said = _words(line)
     for match in _NOT.finditer(question):
-        excluded = _words(match.group(1))
-        # the longest run of two or more of the excluded words that the line states unnegated
-        for start in range(len(excluded)):
-            for end in range(len(excluded), start + 1, -1):
-                run = excluded[start:end]
-                if not any(_content(w) for w in run):
-                    continue
-                for at in range(len(said) - len(run) + 1):
-                    if said[at : at + len(run)] == run and not _NEGATIONS & set(
-                        said[max(0, at - 3) : at]
-                    ):
-                        return match.group(0)
+        if any(_stated_unnegated(run, said) for run in _runs(_words(match.group(1)))):
+            return match.group(0)
     return None
+
+
+def _runs(words: list[str]) -> Iterator[list[str]]:
+    """Every run of two or more of ``words`` that holds a content word, longest first."""
+    for start in range(len(words)):
+        for end in range(len(words), start + 1, -1):
+            if any(_content(w) for w in words[start:end]):
+                yield words[start:end]
+
+
+def _stated_unnegated(run: list[str], said: list[str]) -> bool:
+    """Whether ``said`` holds ``run`` with no negation in the three words before it."""
+    return any(
+        said[at : at + len(run)] == run and not _NEGATIONS & set(said[max(0, at - 3) : at])
+        for at in range(len(said) - len(run) + 1)
+    )

@@ -57,3 +57,26 @@ def test_a_page_without_markers_is_left_alone(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="markers"):
         update_docs("# x\n\ny", [], doc=doc)
     assert doc.read_text() == "# Perf\n"
+
+
+def test_runs_repeat_the_whole_comparison_each_into_its_folder_then_the_spread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bench import e2e
+
+    seen: list[tuple[Path, bool, str]] = []
+
+    def compare(args: object, command: str) -> int:
+        seen.append((args.out_dir, args.update_docs, command))  # type: ignore[attr-defined]
+        return 0
+
+    spread: list[list[Path]] = []
+    monkeypatch.setattr(e2e, "compare", compare)
+    monkeypatch.setattr(e2e, "spread_again", lambda paths, out, update: spread.append(paths) or 0)
+    assert e2e.main(["--runs", "2", "--update-docs", "--out-dir", str(tmp_path)]) == 0
+    assert [(out, update) for out, update, _ in seen] == [
+        (tmp_path / "run-1", False),
+        (tmp_path / "run-2", False),
+    ]
+    assert seen[1][2].endswith("--runs 2 --update-docs --out-dir " + f"{tmp_path} (run 2 of 2)")
+    assert spread == [[tmp_path / "run-1" / "results.json", tmp_path / "run-2" / "results.json"]]
