@@ -71,8 +71,13 @@ def test_runs_repeat_the_whole_comparison_each_into_its_folder_then_the_spread(
         return 0
 
     spread: list[list[Path]] = []
+
+    def spread_again(paths: list[Path], out: Path, *, update: bool) -> int:
+        spread.append(paths)
+        return 0
+
     monkeypatch.setattr(e2e, "compare", compare)
-    monkeypatch.setattr(e2e, "spread_again", lambda paths, out, update: spread.append(paths) or 0)
+    monkeypatch.setattr(e2e, "spread_again", spread_again)
     assert e2e.main(["--runs", "2", "--update-docs", "--out-dir", str(tmp_path)]) == 0
     assert [(out, update) for out, update, _ in seen] == [
         (tmp_path / "run-1", False),
