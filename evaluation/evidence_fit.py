@@ -162,10 +162,23 @@ def score_all(
     chosen (nothing retrieved, a screened message) keeps its recorded outcome."""
     rows = []
     for case, seen in asked:
-        turn = turns.get((case.question, tuple(reversed(case.history))[:2]))
+        turn = recorded_turn(turns, case)
         outcome = replay(turn, case, words) if turn is not None else seen
         rows.append({"part": case.part, "answerable": case.answerable, **outcome})
     return rows
+
+
+def recorded_turn(
+    turns: dict[tuple[str, tuple[str, ...]], RecordedTurn], case: datasets.Case
+) -> RecordedTurn | None:
+    """The turn recorded for ``case``: asked in its own words, or read with a place's region
+    (the service reads "Belfast" as "Belfast (Northern Ireland)")."""
+    earlier = tuple(reversed(case.history))[:2]
+    turn = turns.get((case.question, earlier))
+    if turn is None and turns:
+        places = next(iter(turns.values())).vocabulary.places
+        turn = turns.get((places.read(case.question), earlier))
+    return turn
 
 
 def fit(asked: list[tuple[datasets.Case, dict[str, Any]]],

@@ -11,8 +11,9 @@ mentions. The chosen evidence is judged against the question's specifics instead
 - a product line the question names must be sold in the model it names (the shop sells the
   Stormhollow 2 and 3, the shopper asks about the Stormhollow 1);
 - a name the question gives (a place, a scheme, a brand: a capitalised word that is not the
-  question's first) must appear in the shop's pages, and so must a standard or rating it names
-  by code ("does it meet EN 343?", "is it IPX6?");
+  question's first) must appear in the shop's pages, or be a place they cover by a region they
+  name (`app.chat.places`: Belfast, Northern Ireland), and so must a standard or rating it
+  names by code ("does it meet EN 343?", "is it IPX6?");
 - a field the question asks about, of a kind the shop lists for other products ("how far does
   the beam reach?"), must be in the record of the product asked about, or in a policy or FAQ
   page of the turn (which may answer it);
@@ -110,6 +111,8 @@ def judge(
     standard = unknown_standard(plain, everything, vocabulary)
     if standard:
         return Verdict(False, "unknown_name", missing=standard)
+    for place, _ in vocabulary.places.resolved(plain):  # named by its region (read beside it)
+        plain = plain.replace(place, " ")
     for name in names_in(plain):  # a name the shop's pages mention anywhere is no unknown
         if not all(w in known or vocabulary.knows(stem(w)) for w in _WORD.findall(name.lower())):
             return Verdict(False, "unknown_name", missing=name)
@@ -140,6 +143,8 @@ def coverage(
     named = set(_named(selection.product or ""))
     total = held = 0.0
     asked = PRODUCT_CODE.sub(" ", question)
+    for place, _ in vocabulary.places.resolved(asked):  # held by its region, read beside it
+        asked = asked.replace(place, " ")
     if HOW_MUCH.search(asked):  # "how much is it?": the price, which "much" cannot hold
         named.add("much")
     for word in dict.fromkeys(plain_words(asked)):

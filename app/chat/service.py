@@ -146,8 +146,11 @@ class ChatService:
             last = [turns[-1].product] if turns else []
             page = product or await self._store.page(session_id)
             focus = facts.catalog.focus(question, given=page, earlier=last)
+            # read with the region of a place the pages cover only by region (the transcript
+            # keeps the shopper's words)
+            asked = facts.vocabulary.places.read(question)
             vector, in_conversation, retrieval = await self._search.find(
-                session_id, question, turns, focus, facts.catalog, timings
+                session_id, asked, turns, focus, facts.catalog, timings
             )
 
             outcome = TurnOutcome(
@@ -168,7 +171,7 @@ class ChatService:
                 shown: list[str] = []
                 try:
                     async for text in self._answer(
-                        outcome, turns, question, in_conversation, focus, facts
+                        outcome, turns, asked, in_conversation, focus, facts
                     ):
                         shown.append(text)
                         yield Delta(text)

@@ -16,20 +16,25 @@ from collections.abc import Iterable
 
 from app.chat.conditions import alternatives
 from app.chat.evidence import stems
+from app.chat.places import Places
 from app.index.passage import Passage
 
 
 class Vocabulary:
     def __init__(self, passages: Iterable[Passage]) -> None:
         counts: Counter[str] = Counter()
-        texts = []
+        texts: list[str] = []
+        named: list[str] = []
         for passage in passages:
             counts.update(stems(f"{passage.title} {passage.section} {passage.text}"))
             texts.append(passage.text)
+            named.append(f"{passage.title} {passage.section} {passage.text}")
         self._counts = counts
         self._size = len(texts)
         # each word stem the pages list with others as alternatives, mapped to those others
         self.alternatives = alternatives(texts)
+        # the places the pages name, and the region they name for those they do not
+        self.places = Places(named)
 
     def knows(self, stem: str) -> bool:
         """Whether any passage holds ``stem``."""

@@ -235,6 +235,20 @@ def test_a_figure_stated_for_another_case_is_declined_with_the_line_that_states_
     assert lithium.declined is None and "25 hours" in lithium.answer, lithium.answer
 
 
+def test_a_place_the_pages_cover_by_region_is_answered_from_that_region(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The delivery page names Northern Ireland, never Belfast: the turn is read with the
+    region and answered from Zone 3's line; the transcript keeps the shopper's words."""
+    asked = "How much is standard delivery to Belfast?"
+    outcome, _ = ask(portal, stack.chat, new_session(), asked)
+    assert outcome.declined is None and outcome.answered, outcome.answer
+    assert "£6.95" in outcome.answer and outcome.citations
+    assert outcome.question == asked
+    store, _ = ask(portal, stack.chat, new_session(), "Do you have a shop in Manchester?")
+    assert store.declined == "unknown_name"  # the shop's own places must be named
+
+
 def test_bad_messages_are_refused_before_any_work(portal: BlockingPortal, stack: Any) -> None:
     session = new_session()
     for message, fragment in [

@@ -202,3 +202,25 @@ def test_a_figure_stated_for_another_case_is_declined_with_its_line() -> None:
     assert verdict("How much does the ClearFlow Squeeze Water Filter weigh?", [filter_], shop=shop)[
         :2
     ] == (True, None)
+
+
+SHIPPING = hit(
+    "Delivery information",
+    "Zone 3: Northern Ireland. Standard delivery costs £6.95, free on orders of £75 or more.\n"
+    "Zone 5: Rest of the world. Express delivery by DHL costs £24.95.",
+    kind="policy",
+)
+
+
+def test_a_place_the_pages_cover_by_its_region_is_no_unknown_name() -> None:
+    """The service reads "Belfast" as "Belfast (Northern Ireland)": answered from Zone 3; a
+    place the pages cover by no region, or asked about as the shop's own, is still declined."""
+    shop = [*SHOP, SHIPPING]
+    asked = "How much is delivery to Belfast (Northern Ireland)?"
+    assert verdict(asked, [SHIPPING], shop=shop) == (True, None, False)
+    assert verdict("How much is delivery to Belfast?", [SHIPPING], shop=shop)[:2] == (True, None)
+    assert verdict("Do you have a shop in Manchester?", [RETURNS], shop=shop)[:2] == (
+        False,
+        "unknown_name",
+    )
+    assert verdict("How much is delivery to Tokyo?", [RETURNS])[:2] == (False, "unknown_name")

@@ -1,0 +1,208 @@
+"""Places the shop's pages cover by region but never name: "Belfast" is Northern Ireland.
+
+A delivery page names zones and regions ("Zone 3: Northern Ireland", "the EU", "the rest of the
+world"), not every town and country a shopper may live in. Asked "how much is delivery to
+Belfast?", the pages do answer, by region; without knowing that Belfast is in Northern Ireland
+the turn finds nothing for "Belfast" and declines it as a name the pages never mention.
+
+`Places` holds which places the served pages name. For a place they do not name, it finds the
+most specific region holding it that they do, from a small gazetteer of the world's common
+places (general knowledge, not the sample shop's): the question is then read with the region
+beside the place ("Belfast (Northern Ireland)") for retrieval, the evidence and the verdict,
+while the shopper's own words are what the transcript keeps. A place with no named region stays
+unknown, and is declined as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_EU = ("EU", "European Union")
+_WORLD = ("rest of the world", "outside the UK")
+_UK_MAINLAND = ("UK mainland", "UK")
+
+
+def _each(names: str, *regions: str) -> dict[str, tuple[str, ...]]:
+    return {name.strip(): regions for name in names.split(",") if name.strip()}
+
+
+# place -> the regions holding it, most specific first
+GAZETTEER: dict[str, tuple[str, ...]] = {
+    **_each("England, Wales", *_UK_MAINLAND),
+    **_each("Scotland", "mainland Scotland", *_UK_MAINLAND),
+    **_each(
+        """London, Manchester, Birmingham, Liverpool, Sheffield, Bristol, Newcastle, Nottingham,
+        Leicester, Brighton, Oxford, Cambridge, York, Norwich, Exeter, Plymouth, Southampton,
+        Portsmouth, Hull, Bradford, Coventry, Derby, Bath, Cornwall, Devon, Kent, Cumbria,
+        Yorkshire, Lancashire, Durham, Carlisle, Kendal, Keswick, Sunderland, Wolverhampton,
+        Stoke, Ipswich, Peterborough, Lincoln, Gloucester, Cheltenham, Bournemouth, Truro,
+        Penzance, Northumberland, Lake District, Peak District""",
+        "England",
+        *_UK_MAINLAND,
+    ),
+    **_each(
+        "Cardiff, Swansea, Aberystwyth, Wrexham, Snowdonia, Anglesey, Pembrokeshire",
+        "Wales",
+        *_UK_MAINLAND,
+    ),
+    **_each(
+        "Glasgow, Edinburgh, Aberdeen, Dundee, Stirling, Ayr, Dumfries, Falkirk, Paisley",
+        "mainland Scotland",
+        "Scotland",
+        *_UK_MAINLAND,
+    ),
+    **_each(
+        """Inverness, Fort William, Aviemore, Thurso, Wick, Ullapool, Skye, Isle of Skye,
+        Portree, Mull, Islay, Orkney, Shetland, Kirkwall, Lerwick, Stornoway, Hebrides,
+        Outer Hebrides, Western Isles, Highlands""",
+        "Scottish Highlands",
+        "Highlands",
+        "Scotland",
+        "UK",
+    ),
+    **_each(
+        "Belfast, Derry, Londonderry, Newry, Lisburn, Armagh, Enniskillen, Omagh, Coleraine",
+        "Northern Ireland",
+        "UK",
+    ),
+    **_each("St Mary's, Tresco", "Isles of Scilly", "UK"),
+    **_each("Jersey, Guernsey, Alderney, Sark, St Helier, St Peter Port", "Channel Islands"),
+    **_each(
+        """Austria, Belgium, Bulgaria, Croatia, Cyprus, Czechia, Czech Republic, Denmark,
+        Estonia, Finland, France, Germany, Greece, Hungary, Ireland, Republic of Ireland, Italy,
+        Latvia, Lithuania, Luxembourg, Malta, Netherlands, Holland, Poland, Portugal, Romania,
+        Slovakia, Slovenia, Spain, Sweden""",
+        *_EU,
+    ),
+    **_each(
+        """Paris, Lyon, Marseille, Berlin, Munich, Hamburg, Frankfurt, Cologne, Madrid,
+        Barcelona, Valencia, Seville, Rome, Milan, Naples, Florence, Venice, Amsterdam,
+        Rotterdam, Brussels, Antwerp, Vienna, Dublin, Cork, Galway, Lisbon, Porto, Athens,
+        Warsaw, Krakow, Prague, Budapest, Copenhagen, Stockholm, Helsinki, Oslo, Tallinn, Riga,
+        Vilnius, Bucharest, Sofia, Zagreb, Ljubljana, Bratislava, Valletta, Nicosia""",
+        *_EU,
+    ),
+    **_each(
+        """Norway, Switzerland, Iceland, Liechtenstein, Serbia, Albania, Ukraine, Turkey,
+        Bosnia, Montenegro, North Macedonia, Moldova, Armenia, USA, United States,
+        America, Canada, Mexico, Brazil, Argentina, Chile, Peru, Colombia, Australia,
+        New Zealand, Japan, China, Hong Kong, Taiwan, South Korea, Korea, Singapore, Malaysia,
+        Thailand, Vietnam, Indonesia, Philippines, India, Pakistan, Bangladesh, Sri Lanka,
+        Nepal, Israel, Egypt, Morocco, Kenya, Nigeria, Ghana, South Africa,
+        United Arab Emirates, UAE, Dubai, Qatar, Saudi Arabia""",
+        *_WORLD,
+    ),
+    **_each(
+        """New York, Los Angeles, San Francisco, Chicago, Boston, Seattle, Toronto, Vancouver,
+        Montreal, Sydney, Melbourne, Brisbane, Auckland, Wellington, Tokyo, Beijing,
+        Shanghai, Mumbai, Delhi, Cape Town, Johannesburg, Geneva, Zurich, Bergen, Reykjavik,
+        Istanbul""",
+        *_WORLD,
+    ),
+}
+# a city's country, where the pages may name it: Zurich is in Switzerland, Toronto in Canada
+_COUNTRY_OF: dict[str, str] = {
+    city.strip(): country
+    for country, cities in {
+        "USA": "New York, Los Angeles, San Francisco, Chicago, Boston, Seattle",
+        "Canada": "Toronto, Vancouver, Montreal",
+        "Australia": "Sydney, Melbourne, Brisbane",
+        "New Zealand": "Auckland, Wellington",
+        "Switzerland": "Geneva, Zurich",
+        "Norway": "Bergen, Oslo",
+        "Ireland": "Dublin, Cork, Galway",
+        "France": "Paris, Lyon, Marseille",
+        "Germany": "Berlin, Munich, Hamburg, Frankfurt, Cologne",
+        "Spain": "Madrid, Barcelona, Valencia, Seville",
+        "Italy": "Rome, Milan, Naples, Florence, Venice",
+        "Netherlands": "Amsterdam, Rotterdam",
+    }.items()
+    for city in cities.split(",")
+}
+# Left out: places more often something else in a message (Perth, in Scotland and Australia;
+# Douglas, Harris, Lewis, Jordan, Georgia: names; Reading, Nice: words)
+
+
+# A place the shopper lives in or sends to is covered by its region ("deliver to Belfast",
+# "my address in Inverness", "returning from Paris"); a place asked about as the shop's own
+# ("is there a store in Manchester?") is not: the pages must name it.
+_WHERE_GOODS_GO = re.compile(
+    r"\b(?:deliver\w*|ship\w*|send\w*|sent|post|postage|posted|courier\w*|dispatch\w*|"
+    r"parcels?|customs|duty|duties|import\w*|VAT|tax(?:es)?|arrive\w*|returns?|returning|"
+    r"address|home|live|living|based|from)\b",
+    re.IGNORECASE,
+)
+
+
+class Places:
+    """Which places of the gazetteer the shop's pages (``texts``) name, and the region they
+    name for those they do not."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        text = " ".join(texts)
+        found = _ANY_KNOWN.findall(text)
+        self._named = frozenset(_canonical(m) for m in found)
+
+    def named(self, place: str) -> bool:
+        return place in self._named
+
+    def region_of(self, place: str) -> str | None:
+        """The most specific region holding ``place`` that the pages name, when they do not
+        name ``place`` itself; None otherwise (named, or no region of it named)."""
+        if place not in GAZETTEER or place in self._named:
+            return None
+        country = _COUNTRY_OF.get(place)
+        if country and country in self._named:
+            return country
+        return next((r for r in GAZETTEER[place] if r in self._named), None)
+
+    def resolved(self, text: str) -> list[tuple[str, str]]:
+        """The places in ``text`` the pages do not name, each with the region they name, when
+        ``text`` asks about goods going there or coming from there."""
+        found: list[tuple[str, str]] = []
+        if not _WHERE_GOODS_GO.search(text):
+            return found
+        for match in _PLACE.finditer(text):
+            region = self.region_of(_canonical(match.group(1)))
+            if region:
+                found.append((match.group(1), region))
+        return found
+
+    def read(self, question: str) -> str:
+        """``question`` with the region beside each place the pages cover only by region, when
+        it asks about goods going there or coming from there: "delivery to Belfast?" →
+        "delivery to Belfast (Northern Ireland)?"."""
+        if not _WHERE_GOODS_GO.search(question):
+            return question
+
+        def beside(match: re.Match[str]) -> str:
+            region = self.region_of(_canonical(match.group(1)))
+            return f"{match.group(1)} ({region})" if region else match.group(1)
+
+        return _PLACE.sub(beside, question)
+
+
+def _known(gazetteer: dict[str, tuple[str, ...]], countries: dict[str, str]) -> set[str]:
+    """Every place and region of the gazetteer."""
+    names = set(gazetteer) | set(countries.values())
+    for regions in gazetteer.values():
+        names.update(regions)
+    return names
+
+
+_KNOWN = _known(GAZETTEER, _COUNTRY_OF)
+# every place and region at once, longest first: "Northern Ireland" is read whole, not "Ireland"
+_LONGEST_FIRST = sorted(_KNOWN, key=len, reverse=True)
+_ANY_KNOWN = re.compile(
+    r"\b(" + "|".join(re.escape(p).replace(r"\ ", r"[\s-]+") for p in _LONGEST_FIRST) + r")\b",
+    re.IGNORECASE,
+)
+_CANONICAL = {name.lower(): name for name in _KNOWN}
+# the same in a shopper's message, capitalised as a name is ("Reading" the town, not "reading")
+_PLACE = re.compile(_ANY_KNOWN.pattern)
+
+
+def _canonical(found: str) -> str:
+    """A place or region as the gazetteer spells it ("northern-ireland": "Northern Ireland")."""
+    return _CANONICAL.get(re.sub(r"[\s-]+", " ", found.lower()), found)

@@ -1,0 +1,65 @@
+"""Places the pages cover by region: read with the region, named ones left alone."""
+
+from __future__ import annotations
+
+from app.chat.places import GAZETTEER, Places
+
+SHIPPING = [
+    "Zone 1: UK mainland. England, Wales and mainland Scotland.",
+    "Zone 2: Scottish Highlands & Islands, Isle of Man and Isles of Scilly.",
+    "Zone 3: Northern Ireland. All BT postcodes.",
+    "Zone 4: European Union. EU orders are sent Delivered Duty Paid.",
+    "Zone 5: Rest of the world, including Norway, Canada and the USA.",
+]
+
+
+def test_a_place_the_pages_cover_by_region_is_read_with_that_region() -> None:
+    places = Places(SHIPPING)
+    assert places.read("How much is delivery to Belfast?") == (
+        "How much is delivery to Belfast (Northern Ireland)?"
+    )
+    assert places.read("can you send it to my home in Inverness") == (
+        "can you send it to my home in Inverness (Scottish Highlands)"
+    )
+    assert places.resolved("Do you ship to Paris or Tokyo?") == [
+        ("Paris", "EU"),
+        ("Tokyo", "rest of the world"),
+    ]
+
+
+def test_a_city_is_read_with_its_country_when_the_pages_name_the_country() -> None:
+    assert Places(SHIPPING).read("Do you deliver to Toronto?") == (
+        "Do you deliver to Toronto (Canada)?"
+    )
+
+
+def test_a_place_the_pages_name_is_left_as_it_is() -> None:
+    places = Places(SHIPPING)
+    assert places.read("Do you deliver to Norway?") == "Do you deliver to Norway?"
+    assert places.read("Do you post to Northern Ireland?") == "Do you post to Northern Ireland?"
+    assert places.resolved("Do you deliver to Canada?") == []
+
+
+def test_a_name_inside_a_longer_one_is_not_named_by_it() -> None:
+    """The pages' "Northern Ireland" does not name the Republic: Dublin is read as the EU."""
+    places = Places(SHIPPING)
+    assert not places.named("Ireland") and places.named("Northern Ireland")
+    assert places.region_of("Dublin") == "EU"
+    assert places.read("Do you deliver to the Republic of Ireland?").endswith("Ireland (EU)?")
+
+
+def test_a_place_asked_about_as_the_shops_own_is_not_read_by_region() -> None:
+    """ "Is there a store in Manchester?" asks where the shop is: its pages must name it."""
+    places = Places(SHIPPING)
+    assert places.read("Is there a store in Manchester?") == "Is there a store in Manchester?"
+    assert places.resolved("Is there a store in Manchester?") == []
+
+
+def test_no_region_named_leaves_the_place_unknown() -> None:
+    places = Places(["We deliver to UK mainland addresses only."])
+    assert places.read("Do you deliver to Tokyo?") == "Do you deliver to Tokyo?"
+    assert places.read("Do you deliver to Leeds?") == "Do you deliver to Leeds?"  # not listed
+
+
+def test_every_place_has_a_region() -> None:
+    assert all(GAZETTEER.values())
