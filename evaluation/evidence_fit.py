@@ -35,6 +35,7 @@ from app.chat.catalog import Catalog, Product
 from app.chat.compose import WITH_CLOSEST_LINES, composed_pieces
 from app.chat.evidence import Selection, select_evidence
 from app.chat.near_words import near_question_words
+from app.chat.reading import read_question
 from app.chat.vocabulary import Vocabulary
 from app.embedding.embedder import WordEmbedder, WordVectors
 from app.embedding.factory import build_embedder
@@ -171,13 +172,14 @@ def score_all(
 def recorded_turn(
     turns: dict[tuple[str, tuple[str, ...]], RecordedTurn], case: datasets.Case
 ) -> RecordedTurn | None:
-    """The turn recorded for ``case``: asked in its own words, or read with a place's region
-    (the service reads "Belfast" as "Belfast (Northern Ireland)")."""
+    """The turn recorded for ``case``: asked in its own words, or as the service read them
+    (`app.chat.reading`: "Belfast" as "Belfast (Northern Ireland)")."""
     earlier = tuple(reversed(case.history))[:2]
     turn = turns.get((case.question, earlier))
     if turn is None and turns:
         places = next(iter(turns.values())).vocabulary.places
-        turn = turns.get((places.read(case.question), earlier))
+        last = case.history[-1] if case.history else ""
+        turn = turns.get((read_question(case.question, last, places), earlier))
     return turn
 
 

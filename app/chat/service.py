@@ -39,6 +39,7 @@ from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, ChatEvent, Delta, Done, Turn
 from app.chat.page_facts import PageFacts
 from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
+from app.chat.reading import read_question
 from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.sentence_gate import SentenceGate
 from app.chat.turn_search import TurnSearch
@@ -146,9 +147,9 @@ class ChatService:
             last = [turns[-1].product] if turns else []
             page = product or await self._store.page(session_id)
             focus = facts.catalog.focus(question, given=page, earlier=last)
-            # read with the region of a place the pages cover only by region (the transcript
-            # keeps the shopper's words)
-            asked = facts.vocabulary.places.read(question)
+            # read with what it leaves implicit (the transcript keeps the shopper's words)
+            last_question = turns[-1].question if turns else ""
+            asked = read_question(question, last_question, facts.vocabulary.places)
             vector, in_conversation, retrieval = await self._search.find(
                 session_id, asked, turns, focus, facts.catalog, timings
             )

@@ -49,3 +49,30 @@ def asked_questions(question: str) -> list[str]:
     if len(parts) < 2 or not all(_OPENS_QUESTION.match(p) for p in parts):
         return []
     return parts
+
+
+# "and on sleeping mats?", "what about for the kids' one?": the last question asked again of
+# something else, introduced by the same preposition
+_ELLIPTICAL_WITH = re.compile(
+    r"^\W*(?:and|or|what\s+about|how\s+about)\s+(?P<prep>on|for|in|with|to|at|from|of)\s+"
+    r"(?P<rest>\S.*?)\W*$",
+    re.IGNORECASE,
+)
+
+
+def resolve_ellipsis(question: str, last: str) -> str:
+    """A follow-up that asks the last question again of something else, read as that question:
+    "What's the warranty on sleeping bags?" → "and on sleeping mats?" is "What's the warranty on
+    sleeping mats?". The last question's phrase after the same preposition is replaced; a
+    follow-up of another shape, or a last question without that preposition, is left as it
+    is."""
+    found = _ELLIPTICAL_WITH.match(question)
+    if not found or not last.strip():
+        return question
+    prep, rest = found.group("prep").lower(), found.group("rest")
+    places = [m.start() for m in re.finditer(rf"\b{prep}\s+\S", last, re.IGNORECASE)]
+    if not places:
+        return question
+    end = re.search(r"[?.!]*\s*$", last)
+    mark = end.group(0).strip() if end else ""
+    return f"{last[: places[-1]]}{prep} {rest}{mark or '?'}"

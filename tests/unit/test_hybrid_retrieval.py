@@ -11,7 +11,7 @@ from app.index.versions import IndexVersion
 from app.retrieval.lexical import LexicalIndex
 from app.retrieval.published_index import ServedIndex
 from app.retrieval.retriever import Retriever
-from app.retrieval.rewrite import asked_questions, query_texts, question_parts
+from app.retrieval.rewrite import asked_questions, query_texts, question_parts, resolve_ellipsis
 from app.retrieval.terms import identifiers, index_terms
 
 
@@ -141,3 +141,19 @@ def test_the_pages_product_is_ranked_first_and_kept_below_the_floor() -> None:
     assert page.passages[0].score == 0.0
     unknown = retriever.search([returns], ["can I return it?"], prefer="No such product")
     assert [h.passage.id for h in unknown.passages] == ["p2"]
+
+
+def test_a_follow_up_asking_the_last_question_of_something_else_is_read_as_it() -> None:
+    last = "What's the warranty on sleeping bags?"
+    assert (
+        resolve_ellipsis("and on sleeping mats?", last) == "What's the warranty on sleeping mats?"
+    )
+    assert resolve_ellipsis(
+        "what about to France", "How much is delivery to Northern Ireland?"
+    ) == ("How much is delivery to France?")
+    # another shape, or no such preposition in the last question: left as it is
+    assert resolve_ellipsis("and the 3?", "How heavy is the Stormhollow 2 Tent?") == "and the 3?"
+    assert resolve_ellipsis("and on sleeping mats?", "What is the warranty?") == (
+        "and on sleeping mats?"
+    )
+    assert resolve_ellipsis("and on sleeping mats?", "") == "and on sleeping mats?"

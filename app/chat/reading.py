@@ -1,0 +1,18 @@
+"""The question as a turn reads it, for retrieval, the evidence and the verdict.
+
+The shopper's words are what the transcript keeps; the turn reads them with what they leave
+implicit: the last question a follow-up asks again of something else ("and on sleeping mats?":
+`app.retrieval.rewrite.resolve_ellipsis`), and the region of a place the pages cover only by
+region ("Belfast (Northern Ireland)": `app.chat.places`).
+"""
+
+from __future__ import annotations
+
+from app.chat.places import Places
+from app.retrieval.rewrite import resolve_ellipsis
+
+
+def read_question(question: str, last: str, places: Places) -> str:
+    """``question`` as the turn reads it; ``last``: the conversation's last question ("" for a
+    first turn)."""
+    return places.read(resolve_ellipsis(question, last))
