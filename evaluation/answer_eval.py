@@ -14,7 +14,8 @@ with the history the service really built), then the question itself. Scores, pe
 - fabricated quotes: quoted text (quotation marks or block quotes) not verbatim in the passages
   the turn was given;
 - unsupported figures: a number in the answer found in neither its passages nor the question;
-- polarity (yes/no questions): the yes or no the model's words state, against the label;
+- polarity (yes/no questions): the yes or no the answer opens with (said from the shop's line),
+  else the one the model's words state, against the label;
 - scaffolding: the prompt's layout (fences, role labels) shown to the shopper.
 """
 
@@ -141,7 +142,10 @@ def score(case: Case, outcome: TurnOutcome) -> dict[str, Any]:
         ),
     }
     if case.polarity is not None:
-        row["stated_polarity"] = stated_polarity(outcome.model_text)
+        # what the shopper reads first (a yes or no said from the shop's line), else the model's
+        row["stated_polarity"] = stated_polarity(outcome.answer) or stated_polarity(
+            outcome.model_text
+        )
         row["wrong_polarity"] = row["stated_polarity"] not in (None, case.polarity)
     if case.answerable:
         row["key_facts"] = facts_found(outcome.answer, case.key_facts)

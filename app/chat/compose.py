@@ -66,11 +66,16 @@ def declined_with_lines(
 
 
 def composed_pieces(
-    lines: Sequence[Evidence], passages: Sequence[ScoredPassage], *, partial: bool = False
+    lines: Sequence[Evidence],
+    passages: Sequence[ScoredPassage],
+    *,
+    partial: bool = False,
+    stated: str | None = None,
 ) -> list[str]:
     """An answer made of the shop's own lines, as it streams: where they come from ("Here is
     what our returns page says:"), then each line as a block quote with its citation. Partial
-    evidence is introduced as the closest the pages come."""
+    evidence is introduced as the closest the pages come; ``stated``, the yes or no the first
+    line gives plainly (`app.chat.yes_no`), is said first ("No. Here is what …")."""
     if not lines:
         return []
     pages = list(dict.fromkeys(_page(passages[line.number - 1]) for line in lines))
@@ -79,6 +84,8 @@ def composed_pieces(
         head = f"The closest I can find is what {where}:" if partial else f"Here is what {where}:"
     else:
         head = lead_in(passages[lines[0].number - 1], closest=partial)
+    if stated and not partial:
+        head = f"{stated.capitalize()}. {head}"
     return [
         head,
         *(

@@ -118,6 +118,16 @@ def units(passages: Sequence[ScoredPassage]) -> list[Unit]:
     return found
 
 
+def answers_faq(question: str, line: Evidence, passages: Sequence[ScoredPassage]) -> bool:
+    """Whether ``line`` opens the shop's FAQ answer to the question the shopper asked: the FAQ's
+    own question holds most of the shopper's words, and the line is its answer's first."""
+    passage = passages[line.number - 1].passage
+    if passage.kind != "faq" or _asks(asked_stems(question), passage) < FAQ_MATCH:
+        return False
+    opening = next((u for u in units([passages[line.number - 1]])), None)
+    return opening is not None and line.text.startswith(opening.text[:40])
+
+
 def quotable_lines(passages: Sequence[Passage]) -> list[str]:
     """Every distinct quotable unit of ``passages``: what the line-vector cache is warmed with."""
     every = [ScoredPassage(p, 0.0) for p in passages]

@@ -32,7 +32,14 @@ from app.chat.defences.answer_guard import WITHHELD, answer_guard
 from app.chat.defences.grounded_content import grounding_text
 from app.chat.defences.message_screening import DECLINES, Screening, screen_message
 from app.chat.defences.prompt_leak import PromptLeakDetector
-from app.chat.evidence import Evidence, Selection, quotable_lines, select_evidence, units
+from app.chat.evidence import (
+    Evidence,
+    Selection,
+    answers_faq,
+    quotable_lines,
+    select_evidence,
+    units,
+)
 from app.chat.messages import clean_message
 from app.chat.near_words import NEAR_WORD_SIMILARITY, near_question_words
 from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, ChatEvent, Delta, Done, TurnOutcome
@@ -43,6 +50,7 @@ from app.chat.reading import read_question
 from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.sentence_gate import SentenceGate
 from app.chat.turn_search import TurnSearch
+from app.chat.yes_no import plain_answer
 from app.embedding.embedder import WordEmbedder
 from app.engine.base import Engine, GenerationRequest
 from app.errors import EngineUnavailableError
@@ -305,7 +313,9 @@ class ChatService:
         shown = ""
         if policy != "generative" and lines:  # the shop's own words first, at once
             outcome.evidence, outcome.composed = tuple(lines), True
-            for piece in composed_pieces(lines, prompt.passages):
+            faq = answers_faq(question, lines[0], prompt.passages)
+            stated = plain_answer(question, lines[0].text, product=selection.product, faq_match=faq)
+            for piece in composed_pieces(lines, prompt.passages, stated=stated):
                 shown += piece
                 yield piece
         if policy != "extractive":

@@ -249,6 +249,21 @@ def test_a_place_the_pages_cover_by_region_is_answered_from_that_region(
     assert store.declined == "unknown_name"  # the shop's own places must be named
 
 
+def test_a_yes_or_no_the_shops_line_gives_plainly_is_said_first(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The record says "do not machine wash": the answer opens with "No." (a template, not the
+    model) and quotes the line; a question the line answers only in part says neither."""
+    asked = "Can I put my Ridgeline 45 Backpack in the washing machine?"
+    outcome, _ = ask(portal, stack.chat, new_session(), asked)
+    assert outcome.answer.startswith("No. Here is what"), outcome.answer
+    assert "do not machine wash" in outcome.answer and outcome.citations
+    goose, _ = ask(
+        portal, stack.chat, new_session(), "Is the Cairngorm 650 filled with goose down?"
+    )
+    assert not goose.answer.startswith(("Yes", "No")), goose.answer
+
+
 def test_bad_messages_are_refused_before_any_work(portal: BlockingPortal, stack: Any) -> None:
     session = new_session()
     for message, fragment in [

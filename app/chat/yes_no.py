@@ -1,0 +1,105 @@
+"""The yes or the no a shop's own line gives to a yes/no question, said first when it is plain.
+
+"Can I put my Ridgeline 45 in the washing machine?" is answered by the record's line "Hand wash
+with lukewarm water …; do not machine wash or use detergents". A shopper wants the "No" first;
+the model cannot be trusted to say it (its yes or no is checked against the line, and mostly
+dropped), so the composed answer opens with it, by template, when the line gives it plainly:
+
+- the shop's own FAQ answer opens with it ("Yes, within 60 minutes …"), and the FAQ's own
+  question is the shopper's (the selector's FAQ match);
+- a record's field answers it by name ("Waterproof: No"), the field being what was asked;
+- a clause of the line holds every content word of the question and negates it ("… do not
+  machine wash …"): no; or the whole line holds them with no negation, no condition and no
+  exception anywhere ("Sensors: Barometric altimeter, …" for "does it have a barometric
+  altimeter?"): yes.
+
+Anything else (a condition, an "or" question, a question in parts, a word of the question the
+line does not hold: "goose down" against "duck down") states neither: the lines speak alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.chat.evidence import FIELD_NAMES, field_label, stem, stems
+from app.retrieval.rewrite import asked_questions
+from app.retrieval.terms import content_words
+
+_YES_NO_QUESTION = re.compile(
+    r"^\W*(?:is|are|can|could|do|does|will|would|has|have|should|may)\b", re.IGNORECASE
+)
+_OPENS_WITH = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
+_FIELD_VALUE = re.compile(r"^[^:]{1,40}:\s*(yes|no)\b", re.IGNORECASE)
+_NEGATION = re.compile(
+    r"\b(?:no|not|never|none|cannot|can't|can’t|won't|won’t|without|unable|neither|nor)\b"
+    r"|n['’]t\b",
+    re.IGNORECASE,
+)
+# a line that answers only in some cases says neither yes nor no outright
+_CONDITION = re.compile(
+    r"\b(?:if|unless|only|except|but|however|instead|provided|subject|depending|may|might)\b",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r"[;,:()]|\s[–—-]\s|\band\b|\bor\b")
+# the question's frame, not what it asks: "can I get …", "does it come with …"
+_FRAME = frozenset(
+    stem(w)
+    for w in """get got put use using come comes have has need want buy able possible still
+    also ever really please""".split()  # noqa: SIM905
+)
+
+
+def plain_answer(
+    question: str, line: str, *, product: str | None = None, faq_match: bool = False
+) -> str | None:
+    """ "yes" or "no" when ``line`` (the answer's first, verbatim) gives it plainly to
+    ``question``; None otherwise. ``product``: the product the question is about (its name's
+    words are not asked); ``faq_match``: ``line`` opens the shop's answer to the question the
+    shopper asked."""
+    if not _YES_NO_QUESTION.match(question) or _asks_several(question):
+        return None
+    opens = _OPENS_WITH.match(line)
+    if opens:
+        return opens.group(1).lower() if faq_match else None
+    asked = _asked(question, product)
+    if not asked:
+        return None
+    label = field_label(line)
+    if label:  # "Field: value"
+        named = label <= asked | _field_names(asked) or bool(label & asked)
+        said = _FIELD_VALUE.match(line)
+        if said:
+            return said.group(1).lower() if named else None
+        if named:  # the field asked by name: its value answers ("Stock: Out of stock"), or the
+            asked = frozenset(w for w in asked - label if not _FIELDS_OF.get(w, set()) & label)
+            if not asked:  # rest of the question must be in it ("recycled": "Materials: …")
+                return None
+        line = line.split(":", 1)[1]
+    if _CONDITION.search(line):
+        return None
+    if not _NEGATION.search(line):
+        return "yes" if asked <= stems(line) else None
+    negated = [c for c in _CLAUSE.split(line) if c and _NEGATION.search(c)]
+    if any(asked <= stems(clause) for clause in negated):
+        return "no"
+    return None
+
+
+def _asks_several(question: str) -> bool:
+    """An "or" question ("black or blue?") or a message asking more than one thing."""
+    return bool(re.search(r"\bor\b", question, re.IGNORECASE) or asked_questions(question))
+
+
+def _asked(question: str, product: str | None) -> frozenset[str]:
+    """The question's content word stems: not its frame, nor the product's own name."""
+    words = {stem(w) for w in content_words(question) if not w.isdigit()}
+    return frozenset(words - _FRAME - stems(product or ""))
+
+
+# the record fields a shopper's word (by its stem) names: "made" → material
+_FIELDS_OF = {stem(word): set(fields) for word, fields in FIELD_NAMES.items()}
+
+
+def _field_names(asked: frozenset[str]) -> frozenset[str]:
+    """The record fields the question's word stems name."""
+    return frozenset(f for word in asked for f in _FIELDS_OF.get(word, ()))

@@ -1,0 +1,51 @@
+"""The yes or no said first, from the shop's own line, only when the line gives it plainly."""
+
+from __future__ import annotations
+
+from app.chat.compose import composed_pieces
+from app.chat.evidence import Evidence
+from app.chat.yes_no import plain_answer
+from tests.unit.passages import hit
+
+
+def test_a_clause_that_negates_every_word_asked_is_a_no() -> None:
+    line = "Hand wash with lukewarm water and a mild soap; do not machine wash or use detergents."
+    asked = "Can I put my Ridgeline 45 Backpack in the washing machine?"
+    assert plain_answer(asked, line, product="Ridgeline 45 Backpack") == "no"
+
+
+def test_a_line_holding_every_word_asked_with_no_negation_or_condition_is_a_yes() -> None:
+    line = "Sensors: Barometric altimeter, 3-axis electronic compass"
+    asked = "Does the Waymark 3 Handheld GPS have a barometric altimeter?"
+    assert plain_answer(asked, line, product="Waymark 3 Handheld GPS") == "yes"
+    made = "Is the Helvellyn 200 Fleece made from recycled material?"
+    materials = "Materials: 200 g/m² microfleece, 100% recycled polyester."
+    assert plain_answer(made, materials, product="Helvellyn 200 Fleece") == "yes"
+
+
+def test_a_field_asked_by_name_answers_by_its_value_not_a_yes() -> None:
+    """ "Is it in stock?" against "Stock: Out of stock …": the field's name is no yes."""
+    asked = "Is the Waymark 3 Handheld GPS in stock?"
+    line = "Stock: Out of stock: available to pre-order, dispatch within 3 weeks"
+    assert plain_answer(asked, line, product="Waymark 3 Handheld GPS") is None
+    assert plain_answer("Is it waterproof?", "Waterproof: No (water-resistant shell)") == "no"
+
+
+def test_anything_less_than_plain_states_neither() -> None:
+    down = "650 fill power duck down in a tougher 20D shell."
+    assert plain_answer("Is the Cairngorm 650 filled with goose down?", down) is None
+    conditional = "You can return it within 30 days, unless it has been used."
+    assert plain_answer("Can I return a used tent?", conditional) is None
+    assert plain_answer("Is it black or blue?", "Colours: Black") is None
+    assert plain_answer("How heavy is it?", "Weight: 520 g") is None  # not a yes/no question
+    # another question's FAQ answer opening with "Yes" is not this one's
+    assert plain_answer("Can I cancel after dispatch?", "Yes, within 60 minutes.") is None
+    assert plain_answer("Can I cancel?", "Yes, within 60 minutes.", faq_match=True) == "yes"
+
+
+def test_the_composed_answer_says_it_first() -> None:
+    page = hit("Ridgeline 45 Backpack", "Care: do not machine wash.")
+    pieces = composed_pieces([Evidence(1, "Care: do not machine wash.")], [page], stated="no")
+    assert pieces[0] == "No. Here is what our product page for the Ridgeline 45 Backpack says:"
+    hedged = composed_pieces([Evidence(1, "Care: do not machine wash.")], [page], partial=True)
+    assert not hedged[0].startswith(("Yes", "No"))
