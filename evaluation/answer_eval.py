@@ -77,6 +77,14 @@ def stated_polarity(model_text: str) -> str | None:
     return stated.pop() if len(stated) == 1 else None
 
 
+def answer_polarity(answer: str, model_text: str) -> str | None:
+    """The yes or no the shopper reads first: the answer's opening "Yes." or "No." (said from
+    the shop's line), else what the model's words state. The composed answer's lead-in ("The
+    closest I can find is …") is no yes."""
+    opening = _YES_NO.match(answer)
+    return opening.group(1).lower() if opening else stated_polarity(model_text)
+
+
 def unsupported_figures(outcome: TurnOutcome) -> list[str]:
     """Numbers in the answer that neither its passages nor the question hold."""
     given = " ".join(f"{h.passage.title} {h.passage.text}" for h in outcome.passages)
@@ -142,10 +150,7 @@ def score(case: Case, outcome: TurnOutcome) -> dict[str, Any]:
         ),
     }
     if case.polarity is not None:
-        # what the shopper reads first (a yes or no said from the shop's line), else the model's
-        row["stated_polarity"] = stated_polarity(outcome.answer) or stated_polarity(
-            outcome.model_text
-        )
+        row["stated_polarity"] = answer_polarity(outcome.answer, outcome.model_text)
         row["wrong_polarity"] = row["stated_polarity"] not in (None, case.polarity)
     if case.answerable:
         row["key_facts"] = facts_found(outcome.answer, case.key_facts)

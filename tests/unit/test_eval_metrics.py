@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import math
 
-from evaluation.answer_eval import stated_polarity
+from evaluation.answer_eval import answer_polarity, stated_polarity
 from evaluation.metrics import hit_at, ndcg_at, recall_at, reciprocal_rank, unique_in_order
 
 
@@ -27,3 +27,11 @@ def test_the_polarity_a_first_sentence_states() -> None:
     both = "It is designed to breathe, but it does not have a waterproof membrane [1]."
     assert stated_polarity(both) is None
     assert stated_polarity("") is None
+
+
+def test_the_polarity_read_is_the_answers_opening_yes_or_no_else_the_models() -> None:
+    said = "No. Here is what our product page for the Ridgeline 45 Backpack says: …"
+    assert answer_polarity(said, "") == "no"
+    hedge = "The closest I can find is what our product page for the Glow says: …"
+    assert answer_polarity(hedge, "") is None  # "I can find" is no yes
+    assert answer_polarity(hedge, "You can't return a pitched tent [2].") == "no"
