@@ -71,11 +71,13 @@ def composed_pieces(
     *,
     partial: bool = False,
     stated: str | None = None,
+    covered: str = "",
 ) -> list[str]:
     """An answer made of the shop's own lines, as it streams: where they come from ("Here is
     what our returns page says:"), then each line as a block quote with its citation. Partial
     evidence is introduced as the closest the pages come; ``stated``, the yes or no the first
-    line gives plainly (`app.chat.yes_no`), is said first ("No. Here is what …")."""
+    line gives plainly (`app.chat.yes_no`), is said first ("No. Here is what …"); ``covered``,
+    how a place was read, before the lines ("Our pages cover Dublin under the EU.")."""
     if not lines:
         return []
     pages = list(dict.fromkeys(_page(passages[line.number - 1]) for line in lines))
@@ -84,6 +86,8 @@ def composed_pieces(
         head = f"The closest I can find is what {where}:" if partial else f"Here is what {where}:"
     else:
         head = lead_in(passages[lines[0].number - 1], closest=partial)
+    if covered:
+        head = f"{covered} {head}"
     if stated and not partial:
         head = f"{stated.capitalize()}. {head}"
     return [
@@ -122,7 +126,13 @@ def lead_in(hit: ScoredPassage, *, closest: bool = False) -> str:
     elif passage.kind == "faq":
         where = "our help pages say"
     else:
-        where = f"our {passage.title} page says"
+        where = f"our {page_name(passage.title)} page says"
     if closest:
         return f"The closest I can find is what {where}:"
     return f"Here is what {where}:"
+
+
+def page_name(title: str) -> str:
+    """A page's title without the site's name a web page's title carries ("Warranty and
+    Repairs | Fernhill Outfitters": "Warranty and Repairs")."""
+    return title.split(" | ", 1)[0].strip() or title

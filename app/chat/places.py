@@ -169,18 +169,27 @@ class Places:
                 found.append((match.group(1), region))
         return found
 
+    def note(self, question: str) -> str:
+        """What the reading did, for the shopper: "Our pages cover Dublin under the EU."; ""
+        when it did nothing."""
+        found = dict(self.resolved(question))
+        said = [f"{place} under {_the(region)}" for place, region in found.items()]
+        return f"Our pages cover {' and '.join(said)}." if said else ""
+
     def read(self, question: str) -> str:
-        """``question`` with the region beside each place the pages cover only by region, when
+        """``question`` with each place the pages cover only by region read as that region, when
         it asks about goods going there or coming from there: "delivery to Belfast?" →
-        "delivery to Belfast (Northern Ireland)?"."""
+        "delivery to Northern Ireland?". The place's own name is left out: it would find
+        another region's lines by its words or meaning ("Dublin", "Ireland": Northern
+        Ireland's)."""
         if not _WHERE_GOODS_GO.search(question):
             return question
 
-        def beside(match: re.Match[str]) -> str:
+        def instead(match: re.Match[str]) -> str:
             region = self.region_of(_canonical(match.group(1)))
-            return f"{match.group(1)} ({region})" if region else match.group(1)
+            return _the(region) if region else match.group(1)
 
-        return _PLACE.sub(beside, question)
+        return re.sub(r"\b(the)\s+the\b", r"\1", _PLACE.sub(instead, question), flags=re.I)
 
 
 def _known(gazetteer: dict[str, tuple[str, ...]], countries: dict[str, str]) -> set[str]:
@@ -206,3 +215,8 @@ _PLACE = re.compile(_ANY_KNOWN.pattern)
 def _canonical(found: str) -> str:
     """A place or region as the gazetteer spells it ("northern-ireland": "Northern Ireland")."""
     return _CANONICAL.get(re.sub(r"[\s-]+", " ", found.lower()), found)
+
+
+def _the(region: str) -> str:
+    """A region as a sentence names it: "the EU", "the rest of the world", "Northern Ireland"."""
+    return f"the {region}" if region.islower() or region.isupper() else region

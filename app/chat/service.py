@@ -303,10 +303,12 @@ class ChatService:
                 yield outcome.answer
             return
         policy = self._options.answer_policy
+        covered = facts.vocabulary.places.note(outcome.question)  # "Belfast under Northern …"
         if verdict.partial and lines:  # the closest lines as such, and a person offered
             outcome.evidence, outcome.composed = tuple(lines), True
             outcome.declined, outcome.note = "partial", PARTIAL.strip()
-            shown = "".join(composed_pieces(lines, prompt.passages, partial=True)) + PARTIAL
+            pieces = composed_pieces(lines, prompt.passages, partial=True, covered=covered)
+            shown = "".join(pieces) + PARTIAL
             yield shown
             self._finish(outcome, lines, prompt.passages, shown)
             return
@@ -315,7 +317,8 @@ class ChatService:
             outcome.evidence, outcome.composed = tuple(lines), True
             faq = answers_faq(question, lines[0], prompt.passages)
             stated = plain_answer(question, lines[0].text, product=selection.product, faq_match=faq)
-            for piece in composed_pieces(lines, prompt.passages, stated=stated):
+            pieces = composed_pieces(lines, prompt.passages, stated=stated, covered=covered)
+            for piece in pieces:
                 shown += piece
                 yield piece
         if policy != "extractive":

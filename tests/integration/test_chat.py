@@ -238,12 +238,13 @@ def test_a_figure_stated_for_another_case_is_declined_with_the_line_that_states_
 def test_a_place_the_pages_cover_by_region_is_answered_from_that_region(
     portal: BlockingPortal, stack: Any
 ) -> None:
-    """The delivery page names Northern Ireland, never Belfast: the turn is read with the
-    region and answered from Zone 3's line; the transcript keeps the shopper's words."""
+    """The delivery page names Northern Ireland, never Belfast: the turn is read as the region,
+    answered from Zone 3's line and says so; the transcript keeps the shopper's words."""
     asked = "How much is standard delivery to Belfast?"
     outcome, _ = ask(portal, stack.chat, new_session(), asked)
     assert outcome.declined is None and outcome.answered, outcome.answer
     assert "£6.95" in outcome.answer and outcome.citations
+    assert "Our pages cover Belfast under Northern Ireland." in outcome.answer  # said as read
     assert outcome.question == asked
     store, _ = ask(portal, stack.chat, new_session(), "Do you have a shop in Manchester?")
     assert store.declined == "unknown_name"  # the shop's own places must be named

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from app.chat.compose import OFFER, PARTIAL, composed_pieces, decline, declined_with_lines
+from app.chat.compose import (
+    OFFER,
+    PARTIAL,
+    composed_pieces,
+    decline,
+    declined_with_lines,
+    lead_in,
+)
 from app.chat.evidence import Evidence, select_evidence, units
 from app.chat.quotes import fabricated_quotes
 from app.retrieval.published_index import ScoredPassage
@@ -335,3 +342,10 @@ def test_a_follow_up_asking_nothing_in_its_own_words_asks_what_the_last_question
         "and on sleeping mats?", []
     )
     assert _asked_in("the 3?", earlier) == _asked_in("the 3?", [])  # no "and": not elliptical
+
+
+def test_a_web_pages_title_is_named_without_the_sites_name() -> None:
+    page = hit(
+        "Warranty and Repairs | Fernhill Outfitters", "Sleeping bags: 3 years", kind="policy"
+    )
+    assert lead_in(page) == "Here is what our Warranty and Repairs page says:"
