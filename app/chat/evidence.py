@@ -80,7 +80,9 @@ class Unit:
     text: str
     passage: ScoredPassage
     continued: str = ""  # the unit with the sentence after it, verbatim ("" when none)
-    header: str = ""  # a table row's header row ("| Size | Chest (cm) | Waist (cm) |")
+    # a table row's header row ("| Size | Chest (cm) | Waist (cm) |"), or the lead of a list
+    # item ("we can't accept returns of:" above "socks that have been removed …")
+    header: str = ""
 
 
 @dataclass(frozen=True)
@@ -194,8 +196,8 @@ def select_evidence(
 def _evidence(
     picked: Sequence[_Scored], every: Sequence[_Scored], before: Sequence[Evidence]
 ) -> list[Evidence]:
-    """The picked units as quoted lines, a table row under its header (once, not when a line
-    ``before`` them is that header)."""
+    """The picked units as quoted lines, a table row under its header and a list's item under
+    its lead (once, not when a line ``before`` them is that header)."""
     lines: list[Evidence] = []
     for score, unit, _ in picked:
         if unit.header and all(e.text != unit.header for e in (*before, *lines)):
@@ -240,8 +242,10 @@ def _ranked(
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     for unit, cosine in zip(candidates, similarity, strict=True):
         named = stems(f"{unit.passage.passage.title} {unit.passage.passage.section}")
-        if unit.header:
+        if unit.header.startswith("|"):
             held = _row_held(question, asked - named, unit)
+        elif unit.header:  # a list's item: what it is a list of counts too
+            held = frozenset((asked - named) & stems(f"{unit.header} {unit.text}"))
         else:
             held = frozenset((asked - named) & stems(unit.text))
         score = cosine + WORD_WEIGHT * len(held) - RANK_PENALTY * unit.number
@@ -391,10 +395,14 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
     its rows' cells are and is no statement of its own."""
     found: list[tuple[str, str, str]] = []
     lines = [raw.strip() for raw in _LINE.findall(text)]
-    header = ""
+    header = lead = ""
     for number, line in enumerate(lines):
         if not line or line.startswith(_NOT_STATEMENTS):
             continue
+        item = _BULLET.match(line) is not None  # of the list the line before it leads into
+        above = lead if item else ""
+        if not item:
+            lead = line if line.rstrip("*").endswith(":") else ""
         if _TABLE_RULE.match(line):
             continue
         if line.startswith("|"):
@@ -407,19 +415,20 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
         header = ""
         fields = _fields(line)
         if fields:
-            found.extend((f, "", "") for f in fields)
+            found.extend((f, "", above) for f in fields)
         elif len(line) > 120 or line.startswith("Answer:") or line.startswith("Description:"):
-            found.extend((unit, more, "") for unit, more in _sentences(_unlabelled(line)))
+            found.extend((unit, more, above) for unit, more in _sentences(_unlabelled(line)))
         else:
-            found.append((line, "", ""))
+            found.append((line, "", above))
     return [
-        (u, more, head)
+        (u, more, head or lead_)
         for text_, more_, head in found
-        for u, more in _clauses(text_, more_)
+        for u, more, lead_ in _clauses(text_, more_)
         if len(content_words(u)) >= 2 and len(u) <= MAX_QUOTE_CHARS and not u.endswith("?")
     ]
 
 
+_BULLET = re.compile(r"^[-*•]\s+\S")  # "- **Socks and liner socks** once removed …"
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}")  # "|---|---|", under a table's header row
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _RANGE = re.compile(r"^(\d+(?:\.\d+)?)\s*[–-]\s*(\d+(?:\.\d+)?)$")
@@ -453,12 +462,17 @@ def _row_held(question: str, asked: frozenset[str], unit: Unit) -> frozenset[str
 _UNIT_OF_MEASURE = re.compile(r"\([^)]*\)")  # "Chest (cm)": the column is the chest's
 
 
-def _clauses(unit: str, more: str) -> list[tuple[str, str]]:
+def _clauses(unit: str, more: str) -> list[tuple[str, str, str]]:
     """A unit too long to quote as its clauses ("backpacks and cookware 5 years; tents, …
-    3 years; …"), each verbatim; a unit that fits, as it is."""
+    3 years; …"), each verbatim, the later ones under the lead of a list the unit opens with
+    ("we can't accept returns of: used tents …; socks …": "socks …" under "…we can't accept
+    returns of:"); a unit that fits, as it is."""
     if len(unit) <= MAX_QUOTE_CHARS:
-        return [(unit, more)]
-    return [(clause.strip(), "") for clause in unit.split("; ")]
+        return [(unit, more, "")]
+    clauses = [clause.strip() for clause in unit.split("; ")]
+    lead, colon, _ = clauses[0].rpartition(": ")
+    under = f"{lead}:" if colon else ""  # the first clause holds the lead itself
+    return [(clause, "", under if i else "") for i, clause in enumerate(clauses)]
 
 
 def _sentences(prose: str) -> list[tuple[str, str]]:

@@ -349,3 +349,37 @@ def test_a_web_pages_title_is_named_without_the_sites_name() -> None:
         "Warranty and Repairs | Fernhill Outfitters", "Sleeping bags: 3 years", kind="policy"
     )
     assert lead_in(page) == "Here is what our Warranty and Repairs page says:"
+
+
+NOT_RETURNABLE = hit(
+    "Returns and Refunds",
+    "For hygiene reasons, the following can't be returned **unless they are faulty**:\n"
+    "- **Tents and footprints** that have been pitched outdoors.\n"
+    "- **Socks and liner socks** once removed from their packaging.\n"
+    "Everything else can be returned within 30 days.",
+    kind="policy",
+)
+LONG_LIST = hit(
+    "Which items can't be returned?",
+    "Answer: Unless they're faulty, we can't accept returns of: used tents, footprints, "
+    "sleeping bags and sleeping mats that have been slept in outdoors or indoors; socks that "
+    "have been removed from their packaging; water filters and filter cartridges that have been "
+    "wet or taken out of their sealed pouch; gas canisters, which can't be posted back at all.",
+    kind="faq",
+)
+
+
+def test_a_lists_item_is_quoted_under_the_line_that_leads_into_it() -> None:
+    """ "socks … once removed from their packaging" alone does not say whether they can be
+    returned: the list's lead is shown above it, verbatim, as a table's header is."""
+    lines = choose("Can I return socks removed from their packaging?", [NOT_RETURNABLE])
+    assert lines[:2] == [
+        "For hygiene reasons, the following can't be returned **unless they are faulty**:",
+        "- **Socks and liner socks** once removed from their packaging.",
+    ]
+    clauses = choose("Can I return socks removed from their packaging?", [LONG_LIST])
+    assert clauses[:2] == [
+        "Unless they're faulty, we can't accept returns of:",
+        "socks that have been removed from their packaging",
+    ]
+    assert all(line in LONG_LIST.passage.text for line in clauses)  # verbatim, quotable
