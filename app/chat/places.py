@@ -173,7 +173,7 @@ class Places:
         """What the reading did, for the shopper: "Our pages cover Dublin under the EU."; ""
         when it did nothing."""
         found = dict(self.resolved(question))
-        said = [f"{place} under {_the(region)}" for place, region in found.items()]
+        said = [f"{_canonical(place)} under {_the(region)}" for place, region in found.items()]
         return f"Our pages cover {' and '.join(said)}." if said else ""
 
     def read(self, question: str) -> str:
@@ -208,8 +208,22 @@ _ANY_KNOWN = re.compile(
     re.IGNORECASE,
 )
 _CANONICAL = {name.lower(): name for name in _KNOWN}
-# the same in a shopper's message, capitalised as a name is ("Reading" the town, not "reading")
-_PLACE = re.compile(_ANY_KNOWN.pattern)
+# the same in a shopper's message, in any case ("belfast" in a hurried message), except the
+# names that are also words or other names unless capitalised ("cork", "jersey", "turkey")
+_ALSO_WORDS = frozenset(
+    """bath wick mull cork hull derby stoke turkey china jersey sark kent wales durham lincoln
+    york skye harris lewis america""".split()  # noqa: SIM905
+)
+_PLACE = re.compile(
+    r"\b("
+    + "|".join(
+        re.escape(p).replace(r"\ ", r"[\s-]+")
+        if p.lower() in _ALSO_WORDS or (p != p.title() and not p.isupper())
+        else "(?i:" + re.escape(p).replace(r"\ ", r"[\s-]+") + ")"
+        for p in _LONGEST_FIRST
+    )
+    + r")\b"
+)
 
 
 def _canonical(found: str) -> str:

@@ -66,3 +66,17 @@ def test_no_region_named_leaves_the_place_unknown() -> None:
 
 def test_every_place_has_a_region() -> None:
     assert all(GAZETTEER.values())
+
+
+def test_a_place_in_a_hurried_messages_lower_case_is_read_too() -> None:
+    places = Places(SHIPPING)
+    assert places.read("hw much 2 send a parcel to belfast??") == (
+        "hw much 2 send a parcel to Northern Ireland??"
+    )
+    assert places.note("hw much 2 send a parcel to belfast??") == (
+        "Our pages cover Belfast under Northern Ireland."
+    )
+    # a name that is also a word is read only as a name is written
+    assert places.read("can you send my jersey back from cork?") == (
+        "can you send my jersey back from cork?"
+    )
