@@ -129,7 +129,8 @@ def restates(sentence: str, lines: Sequence[str], *, question: str, product: str
     The ``verified`` policy shows the model's words beside the shop's lines only when they
     restate them: every figure and code is in the lines (or the question), most of the
     sentence's words (the product's own name aside: a record's lines do not repeat it) are in
-    one line, every word of a case it opens with ("If …,") is in that line or the question, and
+    one line, every word of a case it opens with ("If …,") is in that line or the question, every
+    word that narrows or widens it ("only", "always", "one", "more") is in that line too, and
     the sentence agrees with that line on negation and on words negated by a prefix. A yes or
     a no the model adds is a claim the lines must make too: the line it restates must answer
     the same yes or no (the shop's FAQ answer "Yes, within 60 minutes").
@@ -149,10 +150,25 @@ def restates(sentence: str, lines: Sequence[str], *, question: str, product: str
     condition = _CONDITION.match(body)
     if condition and not _words(condition.group(1)) <= _words(f"{best} {question}"):
         return False  # "If you have a refund, you can …": a case the line does not name
+    if not _limits(body) <= _limits(best):
+        return False  # "you can only use one gift card" beside "you can use up to 3 …"
     said = _STATES_YES_NO.match(body)
     if said and not _same_answer(said, _STATES_YES_NO.match(MARKER.sub(" ", best))):
         return False  # "The answer is yes" beside "Gold members have their fee waived"
     return _negated(body) == _negated(best) and not _opposed(body, best)
+
+
+# Words that narrow or widen what a sentence says (stop words elsewhere, so the share of
+# words held does not see them): a sentence restating a line may not add one.
+_LIMITS = re.compile(
+    r"\b(?:only|just|always|never|every|all|any|must|single|one|two|three|four|five|first|"
+    r"last|more|less|most|least|multiple|several)\b",
+    re.IGNORECASE,
+)
+
+
+def _limits(text: str) -> frozenset[str]:
+    return frozenset(m.lower() for m in _LIMITS.findall(text))
 
 
 def _same_answer(said: re.Match[str], shown: re.Match[str] | None) -> bool:

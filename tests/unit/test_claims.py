@@ -117,3 +117,15 @@ def test_a_case_the_model_adds_must_be_the_lines_own() -> None:
     assert not restates(invented, lines, question=question, product=None)
     kept = "If the item is in transit, you can change the payment method immediately [1]."
     assert restates(kept, lines, question=question, product=None)
+
+
+def test_a_word_that_narrows_the_line_must_be_the_lines_own() -> None:
+    """Seen by hand: "you can only use one gift card" beside "you can use up to 3 gift cards on
+    one order" shared enough words to pass; "only" and "one" are the claim."""
+    lines = ["You can buy them for any whole-pound amount from £10 to £250, and you can use up to "
+             "3 gift cards on one order."]  # fmt: skip
+    asked = "can i use more than one on an order?"
+    wrong = "You can only use one gift card and order multiple gift cards [2]."
+    assert not restates(wrong, lines, question=asked, product=None)
+    assert restates("You can use up to 3 gift cards on one order [2].", lines, question=asked,
+                    product=None)  # fmt: skip
