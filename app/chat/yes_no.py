@@ -21,13 +21,11 @@ from __future__ import annotations
 
 import re
 
+from app.chat.claims import yes_no_question
 from app.chat.evidence import FIELD_NAMES, field_label, stem, stems
 from app.retrieval.rewrite import asked_questions
 from app.retrieval.terms import content_words
 
-_YES_NO_QUESTION = re.compile(
-    r"^\W*(?:is|are|can|could|do|does|will|would|has|have|should|may)\b", re.IGNORECASE
-)
 _OPENS_WITH = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
 _FIELD_VALUE = re.compile(r"^[^:]{1,40}:\s*(yes|no)\b", re.IGNORECASE)
 _NEGATION = re.compile(
@@ -56,7 +54,7 @@ def plain_answer(
     ``question``; None otherwise. ``product``: the product the question is about (its name's
     words are not asked); ``faq_match``: ``line`` opens the shop's answer to the question the
     shopper asked."""
-    if not _YES_NO_QUESTION.match(question) or _asks_several(question):
+    if not yes_no_question(question) or _asks_several(question):
         return None
     opens = _OPENS_WITH.match(line)
     if opens:
