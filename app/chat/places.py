@@ -7,10 +7,11 @@ the turn finds nothing for "Belfast" and declines it as a name the pages never m
 
 `Places` holds which places the served pages name. For a place they do not name, it finds the
 most specific region holding it that they do, from a small gazetteer of the world's common
-places (general knowledge, not the sample shop's): the question is then read with the region
-beside the place ("Belfast (Northern Ireland)") for retrieval, the evidence and the verdict,
-while the shopper's own words are what the transcript keeps. A place with no named region stays
-unknown, and is declined as before.
+places (general knowledge, not the sample shop's): where the question is about goods going
+there, it is read with that region in the place's stead ("delivery to Northern Ireland?") for
+retrieval, the evidence and the verdict, and the answer says so ("Our pages cover Belfast under
+Northern Ireland."); the shopper's own words are what the transcript keeps. A place with no
+named region stays unknown, and is declined as before.
 """
 
 from __future__ import annotations
