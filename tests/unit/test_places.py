@@ -1,8 +1,11 @@
-"""Places the pages cover by region: read with the region, named ones left alone."""
+"""Places the pages cover by region: read as the region, named ones left alone."""
 
 from __future__ import annotations
 
 from app.chat.places import GAZETTEER, Places
+from app.chat.reading import read_question
+from app.chat.vocabulary import Vocabulary
+from tests.unit.passages import hit
 
 SHIPPING = [
     "Zone 1: UK mainland. England, Wales and mainland Scotland.",
@@ -79,4 +82,15 @@ def test_a_place_in_a_hurried_messages_lower_case_is_read_too() -> None:
     # a name that is also a word is read only as a name is written
     assert places.read("can you send my jersey back from cork?") == (
         "can you send my jersey back from cork?"
+    )
+
+
+def test_the_turn_reads_a_follow_up_as_its_question_and_a_place_as_its_region() -> None:
+    vocabulary = Vocabulary([hit("Delivery", text, kind="policy").passage for text in SHIPPING])
+    last = "How much is standard delivery to Northern Ireland?"
+    assert read_question("and to Belfast?", last, vocabulary.places) == (
+        "How much is standard delivery to Northern Ireland?"
+    )
+    assert read_question("Is there a store in Manchester?", "", vocabulary.places) == (
+        "Is there a store in Manchester?"
     )
