@@ -111,7 +111,7 @@ def judge(
     standard = unknown_standard(plain, everything, vocabulary)
     if standard:
         return Verdict(False, "unknown_name", missing=standard)
-    for place, _ in vocabulary.places.resolved(plain):  # named by its region (read beside it)
+    for place, _ in vocabulary.places.resolved(plain):  # named by its region (the reading's)
         plain = plain.replace(place, " ")
     for name in names_in(plain):  # a name the shop's pages mention anywhere is no unknown
         if not all(w in known or vocabulary.knows(stem(w)) for w in _WORD.findall(name.lower())):
@@ -143,7 +143,7 @@ def coverage(
     named = set(_named(selection.product or ""))
     total = held = 0.0
     asked = PRODUCT_CODE.sub(" ", question)
-    for place, _ in vocabulary.places.resolved(asked):  # held by its region, read beside it
+    for place, _ in vocabulary.places.resolved(asked):  # held by its region (the reading's)
         asked = asked.replace(place, " ")
     if HOW_MUCH.search(asked):  # "how much is it?": the price, which "much" cannot hold
         named.add("much")

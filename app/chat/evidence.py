@@ -126,7 +126,7 @@ def answers_faq(question: str, line: Evidence, passages: Sequence[ScoredPassage]
     passage = passages[line.number - 1].passage
     if passage.kind != "faq" or _asks(asked_stems(question), passage) < FAQ_MATCH:
         return False
-    opening = next((u for u in units([passages[line.number - 1]])), None)
+    opening = next(iter(units([passages[line.number - 1]])), None)
     return opening is not None and line.text.startswith(opening.text[:40])
 
 
