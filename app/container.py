@@ -118,6 +118,7 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
                 min_coverage=settings.answer_min_coverage,
                 near_word_similarity=settings.answer_near_word_similarity,
                 stop_after_dropped=settings.answer_stop_after_dropped,
+                generation_passages=settings.generation_passages,
             ),
             line_vectors=line_vectors,
             words=embedder if isinstance(embedder, WordEmbedder) else None,

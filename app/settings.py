@@ -305,6 +305,14 @@ class Settings(BaseSettings):
             "(the engine stops generating what would be dropped too). 0: never."
         ),
     )
+    generation_passages: Literal["evidence", "retrieved"] = Field(
+        "evidence",
+        description=(
+            "The passages the `verified` policy's model is given: `evidence`, only those of the "
+            "shop's lines shown (its sentences must restate them; less to prefill); `retrieved`, "
+            "every passage of the turn."
+        ),
+    )
     answer_min_coverage: float = Field(
         0.3,
         ge=0,

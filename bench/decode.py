@@ -11,6 +11,8 @@ its shown answers equal the first variant's. The variants, each the defaults but
   CPU is left out of the default list: it is ``default``);
 - ``no-early-stop``: the answer generated to its end whatever the checks drop;
 - ``ngram4``: prompt-lookup speculative decoding proposing 4 tokens a step;
+- ``all-passages``: the verified policy's model given every retrieved passage, not only those
+  of the shop's lines it shows (``SHOPDESK_GENERATION_PASSAGES=retrieved``);
 - ``compiled-cold`` then ``compiled-warm``: compiled (non-eager) mode with an empty compile cache,
   then started again on the cache the first start wrote;
 - ``compiled-ngram4``: both levers at once, on the warm cache (after ``compiled-cold``).
@@ -55,6 +57,7 @@ VARIANTS = (
     "float32",
     "no-early-stop",
     "ngram4",
+    "all-passages",
     "compiled-cold",
     "compiled-warm",
     "compiled-ngram4",
@@ -72,6 +75,7 @@ def variant_settings(variant: str, data_dir: Path) -> dict[str, Any]:
         "vllm_speculative_tokens": 4 if variant.endswith("ngram4") else 0,
         "vllm_max_num_seqs": 16,
         "answer_stop_after_dropped": 0 if variant == "no-early-stop" else 2,
+        "generation_passages": "retrieved" if variant == "all-passages" else "evidence",
     }
 
 
@@ -200,7 +204,9 @@ def schedule(variants: list[str], rounds: int) -> list[str]:
     return order
 
 
-_FIGURES = ("wall_s", "p50_latency_s", "p95_latency_s", "p50_ttft_s", "tokens_per_s")
+_FIGURES = (
+    "wall_s", "p50_latency_s", "p95_latency_s", "p50_ttft_s", "tokens_per_s", "prefilled_mean",
+)  # fmt: skip
 
 
 def combine(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -241,7 +247,7 @@ def report(out: dict[str, Any]) -> None:
     print(f"medians of {out['rounds']} round(s); wall time ranges in brackets")
     print(
         f"{'variant':<16}{'dtype':>9}{'ready s':>9}{'1: wall s':>19}{'p50 s':>7}{'p95 s':>7}"
-        f"{'all: wall s':>19}{'p50 s':>7}{'p95 s':>7}  answers = first"
+        f"{'all: wall s':>19}{'p50 s':>7}{'p95 s':>7}{'prefilled':>11}  answers = first"
     )
     for r in out["variants"]:
         if "failed" in r:
@@ -253,7 +259,8 @@ def report(out: dict[str, Any]) -> None:
         print(
             f"{r['variant']:<16}{r['dtype']:>9}{r['ready_s']:>9}{one_wall:>19}"
             f"{one['p50_latency_s']:>7}{one['p95_latency_s']:>7}{many_wall:>19}"
-            f"{many['p50_latency_s']:>7}{many['p95_latency_s']:>7}  {r['answers_equal_to_first']}"
+            f"{many['p50_latency_s']:>7}{many['p95_latency_s']:>7}{one['prefilled_mean']:>11}"
+            f"  {r['answers_equal_to_first']}"
         )
 
 

@@ -204,8 +204,9 @@ def run_system(
             pool = _pool(threads, length, args.seed)
         else:
             plan = LevelPlan(
-                level, args.max_turns, args.seconds, drain(args, level), args.min_turns, cap
-            )
+                level, args.max_turns, args.seconds, drain(args, level), args.min_turns, cap,
+                steady=True,  # every shopper in flight until the last turn counted
+            )  # fmt: skip
             pool = _pool(threads, length, args.seed + level)  # the same for every system
         with PeakMemory(running.pids) as memory:
             run = asyncio.run(run_level(running.url, plan, pool))

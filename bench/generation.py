@@ -94,6 +94,7 @@ def summarise(turns: list[dict[str, Any]], wall_s: float) -> dict[str, Any]:
     latencies = sorted(t["latency_s"] for t in turns)
     ttfts = sorted(t["ttft_s"] for t in turns)
     generated = sum(t["generated"] for t in turns)
+    prefilled = [t["prefilled"] for t in turns if t.get("prefilled")]
     return {
         "turns": len(turns),
         "wall_s": round(wall_s, 2),
@@ -103,6 +104,8 @@ def summarise(turns: list[dict[str, Any]], wall_s: float) -> dict[str, Any]:
         "p95_latency_s": round(_percentile(latencies, 95), 2),
         "p50_ttft_s": round(statistics.median(ttfts), 2),
         "p95_ttft_s": round(_percentile(ttfts, 95), 2),
+        # new prompt tokens per turn that called the model (not served from the prefix cache)
+        "prefilled_mean": round(statistics.mean(prefilled)) if prefilled else 0,
     }
 
 

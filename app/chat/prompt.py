@@ -48,6 +48,7 @@ def assemble_prompt(
     budget_tokens: int,
     passage_tokens: int | None = None,
     drop_step: int = 4,
+    numbers: Sequence[int] | None = None,
 ) -> AssembledPrompt:
     """The largest prompt under ``budget_tokens``: old turns dropped in blocks, then passages.
 
@@ -55,13 +56,15 @@ def assemble_prompt(
     the last one truncated), so every turn adds about the same to the prompt. Passages are data:
     instruction-like sentences planted in them are taken out first
     (``defences.planted_instructions``), and the returned passages are the ones the generator saw.
+    ``numbers``: each passage's citation number when they are not 1, 2, 3, … (a subset of an
+    earlier prompt's passages, cited as that prompt numbered them).
     """
     kept = [neutralise(hit) for hit in passages]
     if passage_tokens is not None:
         kept = fit_passages(kept, count_tokens, passage_tokens)
     start = 0
     while True:
-        messages = conversation(system, history[start:], kept, question)
+        messages = conversation(system, history[start:], kept, question, numbers)
         text = render(messages)
         tokens = count_tokens(text)
         if tokens <= budget_tokens:
@@ -72,7 +75,7 @@ def assemble_prompt(
             kept.pop()
         else:
             kept = [_truncated(kept[0], count_tokens, budget_tokens // 2)] if kept else []
-            messages = conversation(system, [], kept, question)
+            messages = conversation(system, [], kept, question, numbers)
             text = render(messages)
             return AssembledPrompt(text, count_tokens(text), kept, 0, len(history))
 
@@ -82,21 +85,25 @@ def conversation(
     history: Sequence[HistoryTurn],
     passages: Sequence[ScoredPassage],
     question: str,
+    numbers: Sequence[int] | None = None,
 ) -> list[Message]:
     messages: list[Message] = [{"role": "system", "content": system}]
     for turn in history:
         messages.append({"role": "user", "content": turn.question})
         messages.append({"role": "assistant", "content": turn.answer})
-    messages.append({"role": "user", "content": current_turn(passages, question)})
+    messages.append({"role": "user", "content": current_turn(passages, question, numbers)})
     return messages
 
 
-def current_turn(passages: Sequence[ScoredPassage], question: str) -> str:
-    """The passages, numbered for citation and fenced as data, then the shopper's question."""
+def current_turn(
+    passages: Sequence[ScoredPassage], question: str, numbers: Sequence[int] | None = None
+) -> str:
+    """The passages, numbered for citation (1, 2, 3, … unless ``numbers`` says otherwise) and
+    fenced as data, then the shopper's question."""
     if not passages:
         return f"Shop information: none found for this question.\n\nCustomer question: {question}"
     blocks = []
-    for number, hit in enumerate(passages, start=1):
+    for number, hit in zip(numbers or range(1, len(passages) + 1), passages, strict=False):
         p = hit.passage
         blocks.append(f"[{number}] {unfenced(p.section or p.title)}\n{unfenced(p.text)}")
     listing = "\n\n".join(blocks)

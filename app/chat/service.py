@@ -84,6 +84,9 @@ class ChatOptions:
     screen_messages: bool = True  # decline prompt attacks and requests for others' data up front
     # end the answer after this many sentences dropped in a row (0: never)
     stop_after_dropped: int = 2
+    # the verified policy's model sees only the passages of the lines shown ("evidence"), or
+    # every passage retrieved ("retrieved")
+    generation_passages: str = "evidence"
 
 
 class ChatService:
@@ -410,9 +413,16 @@ class ChatService:
         facts: PageFacts,
     ) -> AsyncIterator[str]:
         options = self._options
+        shown_lines = [e.text for e in selection.shown]
+        # beside the shop's lines (the verified policy), the model may only restate them
+        restating = options.answer_policy == "verified" and bool(shown_lines)
+        text = prompt.text
+        if restating and options.generation_passages == "evidence":
+            text = self._evidence_prompt(prompt, earlier, question, selection)
+            outcome.prompt_tokens_budgeted = self._format.count_tokens(text)
         request = GenerationRequest(
             request_id=f"{outcome.session_id[:8]}-{outcome.turn_index}-{uuid.uuid4().hex[:8]}",
-            prompt=prompt.text,
+            prompt=text,
             max_tokens=options.max_answer_tokens,
             temperature=options.temperature,
             frequency_penalty=options.frequency_penalty,
@@ -426,9 +436,6 @@ class ChatService:
             ),
         )
         checking = [0.0]
-        shown_lines = [e.text for e in selection.shown]
-        # beside the shop's lines (the verified policy), the model may only restate them
-        restating = options.answer_policy == "verified" and bool(shown_lines)
 
         def check(sentence: str) -> str | None:
             started = time.perf_counter()
@@ -493,6 +500,25 @@ class ChatService:
         if guard.blocked is not None:  # the shop's own lines still answer (see _finish)
             outcome.blocked = guard.blocked
             logger.warning("cut an answer short (%s) in turn %s", guard.blocked, request.request_id)
+
+    def _evidence_prompt(
+        self, prompt: AssembledPrompt, earlier: list[Turn], question: str, selection: Selection
+    ) -> str:
+        """The verified policy's generation prompt: the passages the shown lines come from,
+        cited by their numbers in the turn's prompt. The model may only restate those lines
+        (`claims.restates`), so the other passages would only be prefilled, not used."""
+        numbers = sorted({line.number for line in selection.shown})
+        options = self._options
+        return assemble_prompt(
+            system=self._format.system,
+            history=[HistoryTurn(t.question, t.answer) for t in earlier],
+            passages=[prompt.passages[n - 1] for n in numbers],
+            question=question,
+            render=self._format.render,
+            count_tokens=self._format.count_tokens,
+            budget_tokens=options.context_tokens - options.max_answer_tokens,
+            numbers=numbers,
+        ).text
 
     def _finish(
         self,

@@ -7,6 +7,12 @@ ends. Turns start during the first ``seconds``, and after that only while fewer 
 stable figure), never once ``max_turns`` have started nor after ``cap_seconds``. Turns still
 running ``drain_seconds`` after the window (and once ``min_turns`` are answered, or the cap is
 reached) are cut and kept as unfinished, their elapsed time a lower bound on their latency.
+
+A *steady* level keeps every shopper busy instead: after the window, turns go on starting
+until ``min_turns`` are answered, and the level ends at that answer, the turns still running
+cut. Its turns/s is then measured with all its shoppers in flight the whole time; the other way,
+the level's last turns run with fewer and fewer (a level of 16 shoppers and 30 turns ends with
+one), which flatters whichever system has the longer turns less than the other.
 Only loopback URLs are accepted.
 """
 
@@ -40,11 +46,14 @@ class LevelPlan:
     drain_seconds: float
     min_turns: int = 0  # turns go on starting after the window until this many are answered
     cap_seconds: float = 0.0  # no turn starts after this, whatever min_turns says (0: no cap)
+    steady: bool = False  # every shopper kept busy until min_turns are answered, then cut
 
     def stops(self, now: float, answered: int) -> bool:
         """Whether the turns still running at ``now`` are cut."""
         if self.cap_seconds and now >= self.cap_seconds + self.drain_seconds:
             return True
+        if self.steady and self.min_turns and now >= self.seconds:
+            return answered >= self.min_turns
         return now >= self.seconds + self.drain_seconds and answered >= self.min_turns
 
 
@@ -138,7 +147,7 @@ class _Level:
         plan, now = self.plan, self.now()
         if self.turns_started >= plan.max_turns or (plan.cap_seconds and now >= plan.cap_seconds):
             return False
-        running = self.turns_started - self.turns_ended
+        running = 0 if plan.steady else self.turns_started - self.turns_ended
         if now >= plan.seconds and self.answered + running >= plan.min_turns:
             return False
         self.turns_started += 1

@@ -39,16 +39,22 @@ def summarise_level(run: LevelRun, *, peak_rss_bytes: int) -> dict[str, Any]:
     """Throughput, latency, time to first token, errors, stage means and memory of one level.
 
     Latency percentiles include turns cut at the level's hard stop, at the time they had run:
-    those figures are then lower bounds (``latency_lower_bound``).
+    those figures are then lower bounds (``latency_lower_bound``). A steady level that answered
+    its turns cuts the ones still running when the last is answered: they are left out of its
+    latency (they were cut because enough were answered, not because they were slow).
     """
     answered = [t for t in run.turns if t.finished and t.error is None]
     cut = [t for t in run.turns if not t.finished]
+    plan = run.plan
+    timed = answered if plan.steady and len(answered) >= plan.min_turns > 0 else answered + cut
     errors = [t for t in run.turns if t.error is not None]
     generated = tokens_done(answered, cut)
     stages = {s: _mean_of(answered, s) for s in STAGES}
     wall = max(run.wall_s, 1e-9)
     return {
         "concurrency": run.plan.concurrency,
+        "steady": plan.steady,
+        "min_turns": plan.min_turns,
         "turns_started": len(run.turns),
         "turns_answered": len(answered),
         "turns_unfinished": len(cut),
@@ -58,8 +64,8 @@ def summarise_level(run: LevelRun, *, peak_rss_bytes: int) -> dict[str, Any]:
         "turns_per_s": round(len(answered) / wall, 3),
         "tokens_per_s": round(generated / wall, 1),
         "generated_tokens": generated,
-        "latency_s": _spread([t.latency_s for t in answered + cut]),
-        "latency_lower_bound": bool(cut),
+        "latency_s": _spread([t.latency_s for t in timed]),
+        "latency_lower_bound": len(timed) > len(answered),
         "ttft_s": _spread([t.ttft_s for t in answered if t.ttft_s is not None]),
         "stages_mean_s": stages,
         "bottleneck": bottleneck(stages),
@@ -147,8 +153,9 @@ def summarise_again(system: dict[str, Any]) -> None:
     walk = [TurnResult(**t) for t in recorded.get("conversation", recorded.get("1", []))]
     system["conversation"] = per_turn([t for t in walk if t.finished and t.error is None])
     for level, old in system["levels"].items():
-        run = LevelRun(LevelPlan(old["concurrency"], 0, 0, 0), old["wall_s"],
-                       [TurnResult(**t) for t in recorded[level]])  # fmt: skip
+        plan = LevelPlan(old["concurrency"], 0, 0, 0, old.get("min_turns", 0),
+                         steady=old.get("steady", False))  # fmt: skip
+        run = LevelRun(plan, old["wall_s"], [TurnResult(**t) for t in recorded[level]])
         system["levels"][level] = summarise_level(
             run, peak_rss_bytes=round(old["peak_rss_gib"] * 2**30)
         )

@@ -156,3 +156,21 @@ def test_the_cap_ends_a_level_that_cannot_reach_its_turns(
     run = asyncio.run(run_level(url, plan, conversations(("slow",))))
     assert len(run.turns) == 1 and not run.turns[0].finished
     assert run.wall_s < 5  # cut at the cap and its drain, not after the slow answer's 30 s
+
+
+def test_a_steady_level_keeps_every_shopper_busy_until_its_turns_are_answered(
+    api: tuple[str, list[tuple[str, str]]],
+) -> None:
+    """After the window a steady level goes on starting turns on every shopper until
+    ``min_turns`` are answered, and ends at that answer, cutting the turns still running."""
+    url, _ = api
+    plan = LevelPlan(
+        concurrency=3, max_turns=50, seconds=0, drain_seconds=5, min_turns=7, steady=True
+    )
+    run = asyncio.run(run_level(url, plan, conversations(("a", "b", "c"))))
+    answered = [t for t in run.turns if t.finished and t.error is None]
+    assert len(answered) >= 7
+    # every shopper started a turn after the seventh answer began: none went idle before
+    assert {t.shopper for t in run.turns} == {0, 1, 2}
+    assert len(run.turns) >= len(answered)
+    assert run.wall_s < 5  # ended at the answer, not after the drain

@@ -230,3 +230,17 @@ def test_a_recorded_run_summarised_again_gives_the_same_figures() -> None:
     summary.summarise_again(system)
     assert system["levels"]["2"] == json.loads(json.dumps(level))
     assert [row["turn"] for row in system["conversation"]] == [1, 2]
+
+
+def test_a_steady_level_times_its_answered_turns_and_not_those_cut_at_its_end() -> None:
+    answered = [TurnResult(0, 1, 0.0, 2.0), TurnResult(1, 1, 0.0, 3.0)]
+    cut = [TurnResult(0, 2, 2.0, 0.5, finished=False)]
+    steady = LevelPlan(2, 10, 0, 5, min_turns=2, steady=True)
+    level = summarise_level(LevelRun(steady, 3.0, answered + cut), peak_rss_bytes=0)
+    assert level["latency_s"]["p50"] == 2.5 and not level["latency_lower_bound"]
+    assert level["turns_unfinished"] == 1 and level["turns_per_s"] == pytest.approx(0.667)
+    assert (level["steady"], level["min_turns"]) == (True, 2)
+    windowed = summarise_level(
+        LevelRun(LevelPlan(2, 10, 0, 5, min_turns=2), 3.0, answered + cut), peak_rss_bytes=0
+    )
+    assert windowed["latency_lower_bound"]  # the cut turn counts, at the time it had run

@@ -20,7 +20,8 @@ def test_rounds_alternate_their_order_and_the_cold_start_runs_once_first() -> No
 
 def run(wall: float, ready: float = 40.0) -> dict[str, Any]:
     phase = {"wall_s": wall, "p50_latency_s": wall / 10, "p95_latency_s": wall / 5,
-             "p50_ttft_s": 0.5, "tokens_per_s": 100 / wall}  # fmt: skip
+             "p50_ttft_s": 0.5, "tokens_per_s": 100 / wall,
+             "prefilled_mean": wall * 10}  # fmt: skip
     return {"variant": "default", "dtype": "bfloat16", "eager": True, "speculative_tokens": 0,
             "ready_s": ready, "one_shopper": phase, "all_at_once": dict(phase),
             "answers": ["a"]}  # fmt: skip
@@ -30,6 +31,7 @@ def test_a_variant_is_reported_by_its_medians_with_the_range_of_its_wall_times()
     row = combine([run(20.0, 40.0), run(30.0, 50.0), run(22.0, 45.0)])
     assert row["one_shopper"]["wall_s"] == 22.0
     assert row["one_shopper"]["wall_s_range"] == [20.0, 30.0]
+    assert row["one_shopper"]["prefilled_mean"] == 220.0
     assert row["ready_s"] == 45.0
     assert len(row["runs"]) == 3 and "answers" not in row["runs"][0]
     assert row["failed_runs"] == 0

@@ -455,12 +455,14 @@ class SayingEngine:
 
     def __init__(self, text: str) -> None:
         self._text = text
+        self.prompts: list[str] = []
 
     @property
     def description(self) -> str:
         return "saying test engine"
 
     async def stream(self, request: GenerationRequest) -> Any:
+        self.prompts.append(request.prompt)
         for start in range(0, len(self._text), 4):
             yield GenerationChunk(self._text[start : start + 4])
         yield GenerationChunk("", GenerationStats(generated_tokens=len(self._text) // 4))
@@ -490,3 +492,33 @@ def test_a_product_the_shop_does_not_sell_is_never_said(portal: BlockingPortal, 
     assert "Stormhollow 3 footprint does not fit" not in shown
     assert [(d.text.strip(), d.reason) for d in outcome.dropped] == [(invented, "unsold_product")]
     assert "does not fit" in shown.lower() or "does NOT fit" in shown  # the shop's own line
+
+
+@pytest.mark.parametrize("given", ["evidence", "retrieved"])
+def test_the_verified_model_is_given_the_shown_lines_passages(
+    portal: BlockingPortal, stack: Any, given: str
+) -> None:
+    """In the verified policy the model may only restate the lines shown, so by default it is
+    given only their passages (less to prefill), cited by the turn's own numbers; every
+    retrieved passage when the setting says so."""
+    engine = SayingEngine("The Stormhollow 2 Tent weighs 1,550 g [1].")
+    chat = ChatService(
+        store=stack.chat._store,
+        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
+        encoder=stack.encoder,
+        retriever=stack.chat._retriever,
+        engine=engine,
+        prompt_format=stack.chat.prompt_format,
+        options=replace(stack.chat._options, answer_policy="verified", generation_passages=given),
+        line_vectors=stack.chat._lines,
+    )
+    outcome, _ = ask(portal, chat, new_session(), "How much does the Stormhollow 2 Tent weigh?")
+    assert outcome.evidence and len(outcome.passages) > 1
+    (prompt,) = engine.prompts
+    shown = {line.number for line in outcome.evidence}
+    given_numbers = {n for n in range(1, len(outcome.passages) + 1) if f"[{n}] " in prompt}
+    assert given_numbers == (
+        shown if given == "evidence" else set(range(1, len(outcome.passages) + 1))
+    )
+    for number in shown:  # each under the number the shown line cites
+        assert outcome.passages[number - 1].passage.text[:60] in prompt

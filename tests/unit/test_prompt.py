@@ -117,3 +117,23 @@ def test_passage_budget_keeps_best_first_and_cuts_the_last() -> None:
     assert [h.passage.id for h in kept] == ["p0", "p1", "p2"]
     assert words(kept[-1].passage.text) < words(passages[2].passage.text)
     assert sum(words(h.passage.text) + 8 for h in kept) <= 200
+
+
+def test_a_subset_of_passages_keeps_the_numbers_it_is_cited_by() -> None:
+    """The verified policy's model is given only the passages of the lines shown: the second
+    and fourth of the turn's, still cited [2] and [4], as the shown lines cite them."""
+    text = current_turn([hit(2), hit(4)], "Can I return it?", numbers=[2, 4])
+    assert "[2] Returns › Part 2\n" in text and "[4] Returns › Part 4\n" in text
+    assert "[1]" not in text and "[3]" not in text
+    squeezed = assemble_prompt(
+        system="s",
+        history=[],
+        passages=[hit(2), hit(4)],
+        question="Can I return it?",
+        render=render,
+        count_tokens=words,
+        budget_tokens=40,  # room for one passage: the second is dropped, the first keeps [2]
+        numbers=[2, 4],
+    )
+    assert [h.passage.id for h in squeezed.passages] == ["p2"]
+    assert "[2] Returns › Part 2" in squeezed.text and "[4]" not in squeezed.text
