@@ -335,16 +335,8 @@ class ChatService:
             yield rest
 
     def _prompt(self, outcome: TurnOutcome, earlier: list[Turn], question: str) -> AssembledPrompt:
-        options = self._options
-        prompt = assemble_prompt(
-            system=self._format.system,
-            history=[HistoryTurn(t.question, t.answer) for t in earlier],
-            passages=outcome.passages,
-            question=question,
-            render=self._format.render,
-            count_tokens=self._format.count_tokens,
-            budget_tokens=options.context_tokens - options.max_answer_tokens,
-            passage_tokens=options.passage_tokens,
+        prompt = self._assemble(
+            earlier, outcome.passages, question, passage_tokens=self._options.passage_tokens
         )
         outcome.passages = prompt.passages
         outcome.prompt_tokens_budgeted = prompt.tokens
@@ -508,17 +500,30 @@ class ChatService:
         cited by their numbers in the turn's prompt. The model may only restate those lines
         (`claims.restates`), so the other passages would only be prefilled, not used."""
         numbers = sorted({line.number for line in selection.shown})
+        passages = [prompt.passages[n - 1] for n in numbers]
+        return self._assemble(earlier, passages, question, numbers=numbers).text
+
+    def _assemble(
+        self,
+        earlier: list[Turn],
+        passages: list[ScoredPassage],
+        question: str,
+        *,
+        passage_tokens: int | None = None,
+        numbers: list[int] | None = None,
+    ) -> AssembledPrompt:
         options = self._options
         return assemble_prompt(
             system=self._format.system,
             history=[HistoryTurn(t.question, t.answer) for t in earlier],
-            passages=[prompt.passages[n - 1] for n in numbers],
+            passages=passages,
             question=question,
             render=self._format.render,
             count_tokens=self._format.count_tokens,
             budget_tokens=options.context_tokens - options.max_answer_tokens,
+            passage_tokens=passage_tokens,
             numbers=numbers,
-        ).text
+        )
 
     def _finish(
         self,
