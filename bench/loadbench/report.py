@@ -130,9 +130,10 @@ def markdown(results: dict[str, Any]) -> str:
         "A latency marked ≥ includes turns cut at the level's hard stop, counted at the time "
         "they had run: the true figure is at least that. Tokens/s counts what cut turns had "
         "streamed by the stop as well as the answered turns' tokens. Level 1 is one shopper "
-        "walking whole conversations, one after another. After its window a level goes on "
-        f"until every system has answered {results['plan'].get('min_turns', 0)} turns (or its "
-        "cap).",
+        "walking whole conversations, one after another. After its window a level keeps "
+        f"every shopper busy until {results['plan'].get('min_turns', 0)} turns are answered "
+        "(or its cap) and ends at that answer: the turns still running then are the ones cut "
+        "at the stop, left out of the latency.",
         "",
         "## Ratios (shopdesk ÷ baseline)",
         "",

@@ -43,6 +43,8 @@ def test_ratios_per_run_their_median_and_largest_deviation() -> None:
     )
     assert checks["median turns/s at 16 shoppers ≥ 10× naive"] == (11.0, True)
     assert checks["p95 latency at 16 shoppers below naive's (runs meeting it)"] == ("2 of 3", True)
+    targets = [c["target"] for c in found["targets"]]
+    assert len(targets) == len(set(targets))  # each run lists the latency target: said once
     text = markdown(found)
     assert "| naive HF generate | 16 | 10.00× | 11.00× | 12.50× | 11.00× | ±14% |" in text
     assert "| naive HF generate | 16 | 0.20 (31) | 0.20 (30) | 0.16 (32) | 0.20 | ±20% |" in text
