@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from app.chat.catalog import Catalog, Product
 from app.chat.conditions import other_case
 from app.chat.evidence import FIELD_NAMES, HOW_MUCH, Selection, plain_words, stem, stems
-from app.chat.products import GENERIC, PRODUCT_CODE, name_words
+from app.chat.products import GENERIC, PRODUCT_CODE, name_words, names
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
 
@@ -63,8 +63,8 @@ MIN_COVERAGE = 0.3
 @dataclass(frozen=True)
 class Verdict:
     answerable: bool
-    # why not: "unknown_code", "unknown_product", "other_size", "other_case", "unknown_name",
-    # "not_listed", "no_match"
+    # why not: "unknown_code", "unknown_product", "other_product", "other_size", "other_case",
+    # "unknown_name", "not_listed", "no_match"
     reason: str | None = None
     partial: bool = False  # answerable, but the lines may not hold exactly what was asked
     missing: str = ""  # what was not found: the product model, the field's word, the name
@@ -122,12 +122,39 @@ def judge(
             unlisted = catalog.unlisted(product, sorted(own_words - _not_records(passages)))
             if unlisted:
                 return Verdict(False, "not_listed", missing=unlisted[0])
+    other = _another_products_line(question, selection, passages, catalog)
+    if other is not None:
+        return Verdict(False, "other_product", missing=other.title)
     held = coverage(question, selection, vocabulary, near=near)
     if held < min_coverage and earlier:
         held = max(held, coverage(f"{earlier} {question}", selection, vocabulary, near=near))
     if held < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
+
+
+def _another_products_line(
+    question: str,
+    selection: Selection,
+    passages: Sequence[ScoredPassage],
+    catalog: Catalog | None,
+) -> Product | None:
+    """The product the question names, when the best line is another product's record line
+    that does not name it ("can I wash the Ridgeline 45 Backpack in the washing machine?"
+    answered by a sleeping bag's "Care: Machine wash at 30°C"): that line is not about the asked
+    product. A line naming it ("Takes the Beacon 400 Rechargeable Battery Pack") may answer."""
+    if catalog is None:
+        return None
+    asked = catalog.named(question)
+    if asked is None:
+        return None
+    best = selection.lines[0]
+    passage = passages[best.number - 1].passage
+    if passage.kind != "product" or passage.document_id == asked.document_id:
+        return None
+    if names(f"{passage.title} {best.text}", asked.title) >= 0.5:
+        return None
+    return asked
 
 
 def coverage(

@@ -29,6 +29,7 @@ DECLINES = {
     "rather not guess.",
     "not_listed": "I'm sorry, our product page for the {product} doesn't give that, so I'd rather "
     "not guess.",
+    "other_product": "I'm sorry, I couldn't find that for the {missing}, so I'd rather not guess.",
 }
 OFFER = " Would you like me to put you in touch with a member of our support team?"
 PARTIAL = (

@@ -224,3 +224,37 @@ def test_a_place_the_pages_cover_by_its_region_is_no_unknown_name() -> None:
         "unknown_name",
     )
     assert verdict("How much is delivery to Tokyo?", [RETURNS])[:2] == (False, "unknown_name")
+
+
+def test_another_products_record_line_is_no_answer_for_the_product_asked_about() -> None:
+    """A sleeping bag's care line does not say whether the backpack asked about may be machine
+    washed; a line of another record that names the asked product may answer for it."""
+    bag = hit(
+        "Fellsman Synthetic Sleeping Bag",
+        "Care: Machine wash at 30°C on a gentle cycle with a mild detergent.",
+        doc="products/catalog.jsonl#FH-SLP-2200",
+    )
+    pack = hit(
+        "Ridgeline 45 Backpack",
+        "Care: Hand wash only; do not machine wash.",
+        doc="products/catalog.jsonl#FH-PCK-6045",
+    )
+    catalog = Catalog(h.passage for h in [bag, pack, *SHOP])
+    asked = "Can I wash the Ridgeline 45 Backpack in the washing machine?"
+    selection = select_evidence(asked, (), [bag], [0.0] * len(units([bag])))
+    found = judge(asked, selection, [bag], Vocabulary([h.passage for h in [bag, pack]]),
+                  catalog=catalog)  # fmt: skip
+    assert (found.answerable, found.reason, found.missing) == (
+        False, "other_product", "Ridgeline 45 Backpack",
+    )  # fmt: skip
+    own = select_evidence(asked, (), [pack, bag], [0.0] * len(units([pack, bag])))
+    assert judge(asked, own, [pack, bag], Vocabulary([h.passage for h in [bag, pack]]),
+                 catalog=catalog).answerable  # fmt: skip
+    # the footprint's record names the tent: it may say what fits the tent
+    fits = "Which footprint fits the Stormhollow 2 Tent?"
+    chosen = select_evidence(fits, (), [FOOTPRINT], [0.0] * len(units([FOOTPRINT])))
+    tent_catalog = Catalog(h.passage for h in SHOP)
+    vocabulary = Vocabulary([h.passage for h in SHOP])
+    assert judge(fits, chosen, [FOOTPRINT], vocabulary, catalog=tent_catalog).reason != (
+        "other_product"
+    )
