@@ -408,13 +408,13 @@ class ChatService:
         shown_lines = [e.text for e in selection.shown]
         # beside the shop's lines (the verified policy), the model may only restate them
         restating = options.answer_policy == "verified" and bool(shown_lines)
-        text = prompt.text
+        given = prompt
         if restating and options.generation_passages == "evidence":
-            text = self._evidence_prompt(prompt, earlier, question, selection)
-            outcome.prompt_tokens_budgeted = self._format.count_tokens(text)
+            given = self._evidence_prompt(prompt, earlier, question, selection)
+            outcome.prompt_tokens_budgeted = given.tokens
         request = GenerationRequest(
             request_id=f"{outcome.session_id[:8]}-{outcome.turn_index}-{uuid.uuid4().hex[:8]}",
-            prompt=text,
+            prompt=given.text,
             max_tokens=options.max_answer_tokens,
             temperature=options.temperature,
             frequency_penalty=options.frequency_penalty,
@@ -495,13 +495,13 @@ class ChatService:
 
     def _evidence_prompt(
         self, prompt: AssembledPrompt, earlier: list[Turn], question: str, selection: Selection
-    ) -> str:
+    ) -> AssembledPrompt:
         """The verified policy's generation prompt: the passages the shown lines come from,
         cited by their numbers in the turn's prompt. The model may only restate those lines
         (`claims.restates`), so the other passages would only be prefilled, not used."""
         numbers = sorted({line.number for line in selection.shown})
         passages = [prompt.passages[n - 1] for n in numbers]
-        return self._assemble(earlier, passages, question, numbers=numbers).text
+        return self._assemble(earlier, passages, question, numbers=numbers)
 
     def _assemble(
         self,
