@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.chat.defences.planted_instructions import is_request
-from app.chat.products import compares, subject
+from app.chat.products import GENERIC, compares, subject
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import STOPWORDS, content_words
@@ -179,7 +179,11 @@ def select_evidence(
             more.extend(found[max_lines:])
     else:
         asked = _asked_in(question, earlier)
-        ranked = _ranked(question, asked, candidates, similarity, passages, product)
+        named = subject([question], passages) if product is not None else None
+        topic = _help_topic(asked, candidates, product) if product != named else frozenset()
+        ranked = _ranked(
+            question, asked, candidates, similarity, passages, product, topic=topic
+        )  # fmt: skip
         found = _chosen(ranked, max_lines + more_lines)  # greedy: the answer's lines come first
         chosen, more = found[:max_lines], found[max_lines:]
     answering = {c[1].text for c in chosen}
@@ -232,14 +236,18 @@ def _ranked(
     passages: Sequence[ScoredPassage],
     product: str | None,
     favoured: str | None = "",
+    *,
+    topic: frozenset[str] = frozenset(),
 ) -> list[_Scored]:
     """The candidates that may answer, best first; another product's lines are left out when
     ``product`` is known, and the ``favoured`` product's record (by default ``product``'s) is
-    ranked up."""
+    ranked up, but not its lines that hold none of the ``topic`` words when there are some
+    (`_help_topic`)."""
     favoured = product if favoured == "" else favoured
     scored: list[_Scored] = []
     asks = {h.passage.id: _asks(asked, h.passage) for h in passages}
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
+    on_topic = _on_topic(topic, candidates)
     for unit, cosine in zip(candidates, similarity, strict=True):
         named = stems(f"{unit.passage.passage.title} {unit.passage.passage.section}")
         if unit.header.startswith("|"):
@@ -255,16 +263,56 @@ def _ranked(
         opening = openings[id(unit.passage)] is unit and unit.text.endswith(_WHOLE_SENTENCE)
         if asks[unit.passage.passage.id] >= FAQ_MATCH and opening:
             score += FAQ_WEIGHT  # the shop's own answer to the question the shopper asked
-        if label and label <= asked:
+        record = unit.passage.passage.kind == "product"
+        if topic and not on_topic.get(id(unit), True):
+            continue  # not about the help topic asked about (kept when no line is)
+        off_topic = record and topic and not held & topic
+        if label and label <= asked and not off_topic:
             score += LABEL_WEIGHT  # "Weight: 520 g" over "Fabric weight: 300 g/m²" for "weigh?"
-        if product is not None and unit.passage.passage.kind == "product":
+        if product is not None and record:
             if unit.passage.passage.title != product:
                 continue  # another product's line is never shown as this one's ("Price: 349")
-            if product == favoured:
+            if product == favoured and not off_topic:
                 score += PRODUCT_WEIGHT  # its record over a general page
         scored.append((score, unit, held))
     scored.sort(key=lambda s: -s[0])
     return scored
+
+
+def _help_topic(
+    asked: frozenset[str], candidates: Sequence[Unit], product: str | None
+) -> frozenset[str]:
+    """The question's words that name the topic of a help page of the turn (in its title: a
+    section's heading is often a kind of product, "Sleeping bag lengths"), besides the product's
+    own name and kind and its record's field names, or a shopper's word for one ("wash" for
+    Care): a question that does not name the conversation's product ("Can I return a tent I
+    pitched once?" after the Stormhollow 2 Tent's weight) asks the returns page, and that
+    product's lines about pitching are not its answer ("what sizes are left?" asks its Sizes
+    line)."""
+    pages: set[str] = set()
+    own: set[str] = set(stems(product or "")) | _GENERIC_STEMS
+    for unit in candidates:
+        page = unit.passage.passage
+        if page.kind != "product":
+            pages |= stems(page.title)
+        elif page.title == product:
+            own |= field_label(unit.text)
+    fields = {w for w, names in FIELD_NAMES.items() if own.intersection(names)}  # wash → Care
+    return frozenset((asked & pages) - own - {stem(w) for w in fields})
+
+
+def _on_topic(topic: frozenset[str], candidates: Sequence[Unit]) -> dict[int, bool]:
+    """Whether each candidate (by id) holds a ``topic`` word in its text or its page's title or
+    section; {} when none does, so that every line stays a candidate."""
+    if not topic:
+        return {}
+    found = {
+        id(u): bool(
+            topic & stems(f"{u.passage.passage.title} {u.passage.passage.section} {u.text}")
+        )
+        for u in candidates
+    }
+    return found if any(found.values()) else {}
 
 
 def _chosen(scored: Sequence[_Scored], max_lines: int) -> list[_Scored]:
@@ -379,6 +427,8 @@ def stem(word: str) -> str:
             word = word[:-1]
     return word[:STEM]
 
+
+_GENERIC_STEMS = frozenset(stem(w) for w in GENERIC)  # a product's kind: "tent", "jacket"
 
 # A shopper's word for a field, mapped to the field name's stem: cost → Price, heavy → Weight.
 FIELD_NAMES = {

@@ -223,6 +223,19 @@ def test_the_three_turn_conversation_answers_or_declines_and_never_invents_a_quo
     assert [turn["question"] for turn in history] == list(expected)
 
 
+def test_a_returns_question_after_a_products_weight_is_answered_from_the_returns_page(
+    live_server: LiveServer,
+) -> None:
+    """The conversation's product does not answer a question about a help page's topic: after
+    the tent's weight, "Can I return a tent I pitched once?" had quoted the tent's own care
+    line about pitching it to dry."""
+    session = start(live_server)
+    chat(live_server, session, "How heavy is the Stormhollow 2 tent?")
+    answer = chat(live_server, session, "Can I return a tent I pitched once?")[-1][1]["answer"]
+    assert "pitched outdoors" in answer, answer
+    assert "Never store a damp tent" not in answer, answer
+
+
 def quotations(answer: str) -> list[str]:
     """Every quotation of an answer: block-quote lines (their citation marker cut) and text in
     quotation marks elsewhere."""

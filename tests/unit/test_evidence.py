@@ -383,3 +383,16 @@ def test_a_lists_item_is_quoted_under_the_line_that_leads_into_it() -> None:
         "socks that have been removed from their packaging",
     ]
     assert all(line in LONG_LIST.passage.text for line in clauses)  # verbatim, quotable
+
+
+def test_a_help_topic_the_question_names_outranks_the_conversations_product() -> None:
+    """After the tent's weight, "Can I return a tent I pitched once?" asks the returns page:
+    the tent's record holds "pitch" but is no answer to a returns question. A question about
+    the record's own field still gets the record ("how much is it?")."""
+    lines = choose(
+        "Can I return a tent I pitched once?", [TENT, RETURNS], about="Stormhollow 2 Tent"
+    )
+    assert lines[0] == "For hygiene reasons we can't accept tents that have been pitched outdoors."
+    assert choose("how much is it?", [TENT, RETURNS], about="Stormhollow 2 Tent") == [
+        "Price (GBP): 289"
+    ]
