@@ -14,8 +14,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     SHOPDESK_DATA_DIR=/data \
     SHOPDESK_MODEL_CACHE_DIR=/opt/shopdesk/models \
     SHOPDESK_KNOWLEDGE_DIR=/srv/shopdesk/knowledge
-# The engine's compile cache on the volume: only a container's first start compiles.
-ENV VLLM_CACHE_ROOT=/data/vllm-cache
+# The engine's compile caches on the volume (vLLM's and Inductor's, which is under /tmp by
+# default): only a container's first start compiles.
+ENV VLLM_CACHE_ROOT=/data/vllm-cache \
+    TORCHINDUCTOR_CACHE_DIR=/data/inductor-cache
 
 RUN apt-get update \
     && apt-get install -y --no-install-recommends build-essential \

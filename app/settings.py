@@ -181,7 +181,7 @@ class Settings(BaseSettings):
         description=(
             "Eager mode: no torch.compile, no CUDA graphs. Off (the default), the engine compiles "
             "its model once and keeps the compile cache under `model_cache_dir`/vllm: on 2 CPU "
-            "cores a first start took 130 s and later ones 84 s against 37 s eager, and one "
+            "cores a later start took 68 s against 37 s eager (the first compiles), and one "
             "shopper's turns ran 25% faster (`python -m bench.decode`). On: faster starts."
         ),
     )

@@ -246,8 +246,8 @@ def report(out: dict[str, Any]) -> None:
     )
     print(f"medians of {out['rounds']} round(s); wall time ranges in brackets")
     print(
-        f"{'variant':<16}{'dtype':>9}{'ready s':>9}{'1: wall s':>19}{'p50 s':>7}{'p95 s':>7}"
-        f"{'all: wall s':>19}{'p50 s':>7}{'p95 s':>7}{'prefilled':>11}  answers = first"
+        f"{'variant':<16}{'dtype':>9}{'ready s':>9}{'1: wall s':>22}{'p50 s':>7}{'p95 s':>7}"
+        f"{'all: wall s':>22}{'p50 s':>7}{'p95 s':>7}{'prefilled':>11}  answers = first"
     )
     for r in out["variants"]:
         if "failed" in r:
@@ -257,8 +257,8 @@ def report(out: dict[str, Any]) -> None:
         one_wall = f"{one['wall_s']} [{one['wall_s_range'][0]}-{one['wall_s_range'][1]}]"
         many_wall = f"{many['wall_s']} [{many['wall_s_range'][0]}-{many['wall_s_range'][1]}]"
         print(
-            f"{r['variant']:<16}{r['dtype']:>9}{r['ready_s']:>9}{one_wall:>19}"
-            f"{one['p50_latency_s']:>7}{one['p95_latency_s']:>7}{many_wall:>19}"
+            f"{r['variant']:<16}{r['dtype']:>9}{r['ready_s']:>9}{one_wall:>22}"
+            f"{one['p50_latency_s']:>7}{one['p95_latency_s']:>7}{many_wall:>22}"
             f"{many['p50_latency_s']:>7}{many['p95_latency_s']:>7}{one['prefilled_mean']:>11}"
             f"  {r['answers_equal_to_first']}"
         )

@@ -165,6 +165,13 @@ async def vllm_engine(options: VllmOptions) -> AsyncIterator[VllmEngine]:
     from vllm.platforms import current_platform
     from vllm.v1.engine.async_llm import AsyncLLM
 
+    if current_platform.is_cpu():
+        # vLLM's ahead-of-time artefact (its default on torch >= 2.10) is written but never loads
+        # on CPU ("'function' object has no attribute 'finalize_loading'"), so every start
+        # compiled again. Off, vLLM's own compile cache and Inductor's (TORCHINDUCTOR_CACHE_DIR)
+        # load: a later start ready in 68 s against 134 s (`python -m bench.decode`)
+        os.environ.setdefault("VLLM_USE_AOT_COMPILE", "0")
+
     dtype = resolve_dtype(options.dtype, on_cpu=current_platform.is_cpu(), flags=cpu_flags())
     args = AsyncEngineArgs(
         model=options.model,

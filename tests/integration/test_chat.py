@@ -60,11 +60,14 @@ def test_the_engine_runs_compiled_with_its_compile_cache_kept(
     portal: BlockingPortal, stack: Any
 ) -> None:
     """The default engine is compiled (no eager mode), its cache under the model cache folder
-    (or wherever VLLM_CACHE_ROOT already pointed), so a later start reuses what this one built."""
+    (or wherever VLLM_CACHE_ROOT already pointed), and vLLM's ahead-of-time artefact off on CPU
+    (it never loads there), so a later start reuses what this one built."""
     assert not stack.settings.vllm_enforce_eager
     root = Path(os.environ["VLLM_CACHE_ROOT"])
     if "VLLM_CACHE_ROOT" not in ENVIRONMENT_BEFORE:
         assert root == stack.settings.model_cache_dir / "vllm"
+    if "VLLM_USE_AOT_COMPILE" not in ENVIRONMENT_BEFORE:
+        assert os.environ["VLLM_USE_AOT_COMPILE"] == "0"
     assert any(path.is_file() for path in (root / "torch_compile_cache").rglob("*"))
     outcome, _ = ask(portal, stack.chat, new_session(), "How much does the return label cost?")
     assert outcome.answered
