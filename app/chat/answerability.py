@@ -175,7 +175,7 @@ def coverage(
     if HOW_MUCH.search(asked):  # "how much is it?": the price, which "much" cannot hold
         named.add("much")
     for word in dict.fromkeys(plain_words(asked)):
-        own = vocabulary.spelled(stem(word))
+        own = vocabulary.spelled(word)
         if own in named or (len(word) < 4 and not vocabulary.knows(own)):
             continue  # the product's name; chat shorthand the pages never use ("u", "ffs", "mum")
         weight = vocabulary.weight(own)

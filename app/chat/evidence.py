@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.chat.defences.planted_instructions import is_request
-from app.chat.products import GENERIC, compares, subject
+from app.chat.products import GENERIC, compares, cuts, named_titles, subject
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import STOPWORDS, content_words
@@ -102,6 +102,8 @@ class Selection:
     # lines shown after the answer's, for a part of the question they did not hold; the verdict
     # on whether the pages answer does not rest on them
     more: tuple[Evidence, ...] = ()
+    # the help page topic the question names beside the conversation's product (`_help_topic`)
+    topic: frozenset[str] = frozenset()
 
     @property
     def shown(self) -> tuple[Evidence, ...]:
@@ -167,6 +169,7 @@ def select_evidence(
         product = subject([question], passages) or about or subject(earlier, passages)
     chosen: list[_Scored] = []
     more: list[_Scored] = []
+    topic: frozenset[str] = frozenset()
     if len(parts) > 1:
         for text, cosines in parts:
             # a part that names no product may be about the product's case, not its record
@@ -181,8 +184,11 @@ def select_evidence(
         asked = _asked_in(question, earlier)
         named = subject([question], passages) if product is not None else None
         topic = _help_topic(asked, candidates, product) if product != named else frozenset()
+        # "the Torridon jacket": the men's and the women's alike, ranked over the overtrousers
+        alike = frozenset(named_titles(question, titles)) if product is None else frozenset()
+        alike = alike if cuts(alike) else frozenset()
         ranked = _ranked(
-            question, asked, candidates, similarity, passages, product, topic=topic
+            question, asked, candidates, similarity, passages, product, topic=topic, alike=alike
         )  # fmt: skip
         found = _chosen(ranked, max_lines + more_lines)  # greedy: the answer's lines come first
         chosen, more = found[:max_lines], found[max_lines:]
@@ -194,7 +200,9 @@ def select_evidence(
         words |= stems(f"{page.title} {page.section} {unit.header} {unit.text}")
     every = [*chosen, *more]
     lines = _evidence(chosen, every, [])
-    return Selection(tuple(lines), product, frozenset(words), tuple(_evidence(more, every, lines)))
+    return Selection(
+        tuple(lines), product, frozenset(words), tuple(_evidence(more, every, lines)), topic
+    )
 
 
 def _evidence(
@@ -238,11 +246,14 @@ def _ranked(
     favoured: str | None = "",
     *,
     topic: frozenset[str] = frozenset(),
+    alike: frozenset[str] = frozenset(),
 ) -> list[_Scored]:
     """The candidates that may answer, best first; another product's lines are left out when
     ``product`` is known, and the ``favoured`` product's record (by default ``product``'s) is
     ranked up, but not its lines that hold none of the ``topic`` words when there are some
-    (`_help_topic`)."""
+    (`_help_topic`). With no ``product``, the records of the cuts of one product that the
+    question names alike (``alike``: the men's and the women's) are ranked up as one
+    product's would be."""
     favoured = product if favoured == "" else favoured
     scored: list[_Scored] = []
     asks = {h.passage.id: _asks(asked, h.passage) for h in passages}
@@ -274,6 +285,8 @@ def _ranked(
                 continue  # another product's line is never shown as this one's ("Price: 349")
             if product == favoured and not off_topic:
                 score += PRODUCT_WEIGHT  # its record over a general page
+        elif record and unit.passage.passage.title in alike:
+            score += PRODUCT_WEIGHT  # one cut of the product the question names
         scored.append((score, unit, held))
     scored.sort(key=lambda s: -s[0])
     return scored
@@ -392,11 +405,20 @@ _NEGATED_VERB = frozenset(
 )
 
 
+# Contractions typed without their apostrophe ("whats the diff"): no content word either.
+_UNMARKED_CONTRACTION = frozenset(
+    "whats hows wheres whens whos thats theres heres dont doesnt didnt cant couldnt wont "  # noqa: SIM905
+    "wouldnt shouldnt isnt arent wasnt werent havent hasnt hadnt im ive youre theyre weve".split()
+)
+
+
 def plain_words(text: str) -> list[str]:
     """Content words as a question means them: a contraction or possessive without its ending
-    ("what's" is no word, "stove's" is "stove", "isn't" is none)."""
+    ("what's" is no word, "stove's" is "stove", "isn't" and "whats" are none)."""
     words: list[str] = []
     for word in content_words(text):
+        if word in _UNMARKED_CONTRACTION:
+            continue
         if "'" in word:
             word = word.split("'", 1)[0]
             if not word or word in STOPWORDS or word in _NEGATED_VERB:

@@ -81,6 +81,16 @@ def named_titles(text: str, titles: Iterable[str], *, threshold: float = 0.5) ->
     return top
 
 
+# Words that tell apart the cuts of one product: "Torridon 3L Waterproof Jacket Men's/Women's".
+_CUT = frozenset("mens womens men women ladies kids childrens junior unisex".split())  # noqa: SIM905
+
+
+def cuts(titles: Iterable[str]) -> bool:
+    """``titles`` are two or more cuts of one product, alike but for whom they are cut for."""
+    kept = {tuple(w for w in tokens(t) if w not in _CUT) for t in dict.fromkeys(titles)}
+    return len(list(dict.fromkeys(titles))) > 1 and len(kept) == 1
+
+
 def compares(text: str, titles: Iterable[str]) -> bool:
     """``text`` fully names two or more of ``titles`` ("is the Stormhollow 2 Footprint cheaper
     than the Stormhollow 2 Tent?"); a title inside a longer one it names is not another

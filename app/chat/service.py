@@ -273,7 +273,7 @@ class ChatService:
         prompt = self._prompt(outcome, earlier, question)
         mark = time.perf_counter()
         selection = await self._select(question, vector, turns, prompt.passages, focus)
-        outcome.product = _product_of(selection, prompt.passages, facts.catalog) or outcome.product
+        outcome.product = _product_of(selection, prompt.passages, facts.catalog, outcome.product)
         about = _asked_about(selection, focus, facts.catalog)
         verdict_of = functools.partial(
             judge,
@@ -565,15 +565,19 @@ def _asked_about(selection: Selection, focus: Focus | None, catalog: Catalog) ->
 
 
 def _product_of(
-    selection: Selection, passages: list[ScoredPassage], catalog: Catalog
+    selection: Selection, passages: list[ScoredPassage], catalog: Catalog, focus: str | None
 ) -> str | None:
-    """The product the chosen lines are about: the one the conversation names, else the record
-    the best line comes from ("which headlamp takes AAA?" answered from the Beacon 400's)."""
+    """The product the turn leaves the conversation on: none when the question asked a help
+    page's topic and a help page answers ("Can I return a tent I pitched once?" after the
+    tent's weight: "How long do I have?" is then about returns, not the tent); else the one the
+    conversation names; else the record the best line comes from ("which headlamp takes AAA?"
+    answered from the Beacon 400's); else ``focus``, the product the turn was about."""
+    best = passages[selection.lines[0].number - 1].passage if selection.lines else None
+    if selection.topic and best is not None and best.kind != "product":
+        return None
     named = catalog.titled(selection.product) if selection.product else None
     if named is not None:
         return named.document_id
-    if selection.lines:
-        passage = passages[selection.lines[0].number - 1].passage
-        if passage.kind == "product":
-            return passage.document_id
-    return None
+    if best is not None and best.kind == "product":
+        return best.document_id
+    return focus

@@ -11,11 +11,12 @@ from another (`app.chat.conditions`).
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable
 
 from app.chat.conditions import alternatives
-from app.chat.evidence import stems
+from app.chat.evidence import STEM, stem, stems
 from app.chat.places import Places
 from app.index.passage import Passage
 
@@ -23,13 +24,16 @@ from app.index.passage import Passage
 class Vocabulary:
     def __init__(self, passages: Iterable[Passage]) -> None:
         counts: Counter[str] = Counter()
+        words: set[str] = set()
         texts: list[str] = []
         named: list[str] = []
         for passage in passages:
             counts.update(stems(f"{passage.title} {passage.section} {passage.text}"))
+            words.update(_WORD.findall(f"{passage.title} {passage.section} {passage.text}".lower()))
             texts.append(passage.text)
             named.append(f"{passage.title} {passage.section} {passage.text}")
         self._counts = counts
+        self._words = frozenset(words)
         self._size = len(texts)
         # each word stem the pages list with others as alternatives, mapped to those others
         self.alternatives = alternatives(texts)
@@ -40,14 +44,21 @@ class Vocabulary:
         """Whether any passage holds ``stem``."""
         return stem in self._counts
 
-    def spelled(self, stem: str) -> str:
-        """``stem`` as the shop's pages spell it: itself when known, else the one known stem a
-        single slip away (a letter dropped, added, changed or two swapped: "retru" → "retur"),
-        else itself."""
-        if stem in self._counts or len(stem) < 4:
-            return stem
-        near = {c for c in _one_slip(stem) if c in self._counts}
-        return near.pop() if len(near) == 1 else stem
+    def spelled(self, word: str) -> str:
+        """The stem of ``word`` as the shop's pages spell it: its own when the pages hold it or
+        the word itself; else, for a word its stem cuts ("retrun"), the stem of the words a
+        single slip away that the pages hold (a letter dropped, added, changed or two swapped:
+        "return" → "retur") when they agree on one; for a word no longer than a stem, the one
+        stem of the pages a slip away ("diff" → "diffe"); else its own. A long word's slip is
+        looked for in the whole word: "wheelchair" is no slip of "heel", though "wheel" is."""
+        own = stem(word)
+        if own in self._counts or word in self._words or len(word) < 4:
+            return own
+        if len(word) <= STEM:
+            near = {c for c in _one_slip(own) if c in self._counts}
+        else:
+            near = {stem(w) for w in _one_slip(word) if w in self._words}
+        return near.pop() if len(near) == 1 else own
 
     def weight(self, stem: str) -> float:
         """How telling ``stem`` is: its inverse document frequency, highest for a word no passage
@@ -56,6 +67,7 @@ class Vocabulary:
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_WORD = re.compile(r"[a-z]+")
 
 
 def _one_slip(word: str) -> set[str]:

@@ -130,6 +130,26 @@ def test_follow_up_is_resolved_through_history(portal: BlockingPortal, stack: An
     assert not any("Stormhollow" in p.passage.title for p in alone.passages[:2])
 
 
+def test_a_help_pages_topic_leaves_the_product_and_a_cut_named_alike_is_kept(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """After the tent's weight, a returns question answered from the returns page leaves the
+    conversation on no product ("How long do I have?" is not the tent's); "the Torridon
+    jacket" (the men's and the women's alike) leaves it on a jacket, not on the overtrousers
+    whose line names the jacket, so "How much is it?" is the jacket's price."""
+    session = new_session()
+    ask(portal, stack.chat, session, "How heavy is the Stormhollow 2 tent?")
+    returns, _ = ask(portal, stack.chat, session, "Can I return a tent I pitched once?")
+    assert returns.product is None, returns.evidence
+    session = new_session()
+    jacket, _ = ask(portal, stack.chat, session, "Is the Torridon jacket waterproof?")
+    assert jacket.product in {
+        "products/catalog.jsonl#FH-JKT-1042", "products/catalog.jsonl#FH-JKT-1043"
+    }, jacket.evidence  # fmt: skip
+    price, _ = ask(portal, stack.chat, session, "How much is it?")
+    assert "229" in price.answer and "159" not in price.answer, price.answer
+
+
 def test_it_is_the_product_the_last_answer_was_about(portal: BlockingPortal, stack: Any) -> None:
     session = new_session()
     first, _ = ask(portal, stack.chat, session, "Which of your headlamps runs on AAA batteries?")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.chat.answerability import coverage, judge
 from app.chat.catalog import Catalog
-from app.chat.evidence import select_evidence, units
+from app.chat.evidence import plain_words, select_evidence, units
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
 from tests.unit.passages import FAQ, FOOTPRINT, JACKET, RETURNS, TENT, hit
@@ -133,6 +133,18 @@ def test_chat_shorthand_does_not_count_and_a_slip_is_read_as_the_pages_spell_it(
 
     clean = covered("How long do I have to return unused items?")
     assert clean == covered("pls how long do u have to retrun unused items") > 0.5
+
+
+def test_a_long_word_is_not_read_as_a_slip_of_its_first_letters() -> None:
+    """The slip is looked for in the whole word: "wheelchair" (stem "wheel", one letter from
+    "heel") is no word of the pages; a short one's in the stems ("diff": "different")."""
+    heel = hit("Heel fit", "A snug heel. A different fit.")
+    words = Vocabulary([h.passage for h in [*SHOP, heel]])
+    assert words.spelled("retrun") == "retur"
+    assert words.spelled("wheelchair") == "wheel"
+    assert words.spelled("heels") == "heel"
+    assert words.spelled("diff") == "diffe"
+    assert plain_words("whats the diff") == ["diff"]  # no "what", read as "chat" before
 
 
 HEADLAMP = hit(

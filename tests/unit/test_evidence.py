@@ -11,6 +11,7 @@ from app.chat.compose import (
     lead_in,
 )
 from app.chat.evidence import Evidence, select_evidence, units
+from app.chat.products import cuts
 from app.chat.quotes import fabricated_quotes
 from app.retrieval.published_index import ScoredPassage
 from evaluation.answer_eval import declines, facts_found
@@ -396,3 +397,25 @@ def test_a_help_topic_the_question_names_outranks_the_conversations_product() ->
     assert choose("how much is it?", [TENT, RETURNS], about="Stormhollow 2 Tent") == [
         "Price (GBP): 289"
     ]
+
+
+def test_the_cuts_of_a_product_named_alike_are_its_answer_not_a_product_that_names_them() -> None:
+    """ "the Torridon jacket" names the men's and the women's alike (neither is the product);
+    the overtrousers' line naming the jacket had been quoted first, and made the overtrousers
+    the conversation's product ("How much is it?" then gave their price)."""
+    mens, womens = (
+        hit(
+            f"Torridon 3L Waterproof Jacket {cut}",
+            f"Price (GBP): 229\nSpecs: Waterproof rating: 20,000 mm hydrostatic head; Cut: {cut}",
+        )
+        for cut in ("Men's", "Women's")
+    )
+    overtrousers = hit(
+        "Torridon 3L Waterproof Overtrousers",
+        "Price (GBP): 159\nCompatibility: Matches the Torridon 3L Waterproof Jacket.",
+    )
+    lines = choose("Is the Torridon jacket waterproof?", [overtrousers, mens, womens])
+    assert lines[0].startswith("Waterproof rating"), lines
+    # models of one line are not cuts: "Stormhollow 2" and "3" are still told apart
+    assert cuts(["Torridon 3L Waterproof Jacket Men's", "Torridon 3L Waterproof Jacket Women's"])
+    assert not cuts(["Stormhollow 2 Tent", "Stormhollow 3 Tent"])
