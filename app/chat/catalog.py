@@ -33,6 +33,8 @@ logger = logging.getLogger(__name__)
 _NUMBERED = re.compile(r"\d")
 # A follow-up naming another model by its number alone: "and the 3?", "what about the 65+10 one?"
 _OTHER_MODEL = re.compile(r"\bthe\s+(\d[\w+.]*)(?:\s+(?:one|model|version))?\W*$", re.IGNORECASE)
+# A question that points back at something named before: "how heavy is it?", "do they fit?"
+_POINTS_BACK = re.compile(r"\b(?:it|its|it's|this|these|those|they|them|their)\b", re.IGNORECASE)
 # A field is one the shop lists for its products when this many records give it.
 _LISTED_BY = 2
 
@@ -171,11 +173,18 @@ class Catalog:
         return None
 
     def focus(
-        self, question: str, *, given: str | None = None, earlier: Sequence[str | None] = ()
+        self,
+        question: str,
+        *,
+        given: str | None = None,
+        earlier: Sequence[str | None] = (),
+        before: Sequence[str | None] = (),
     ) -> Focus | None:
         """What the turn is about: the product the question names; else the product the page
         gives (an unknown one is logged and ignored); else the latest of ``earlier`` (the
-        products of the conversation's earlier turns, newest first) still in the catalog."""
+        products of the conversation's earlier turns, newest first) still in the catalog; else,
+        when the question points back at one ("how heavy is it?"), the latest of ``before``
+        (those of the turns before the conversation turned to a help page's topic)."""
         named = self.named(question)
         if named is not None:
             return Focus(named, named=True)
@@ -184,7 +193,7 @@ class Catalog:
             if product is not None:
                 return Focus(product, named=False, page=True)
             logger.info("the page's product %r is not in the served catalog; ignored", given[:120])
-        for document_id in earlier:
+        for document_id in (*earlier, *(before if _POINTS_BACK.search(question) else ())):
             product = self.document(document_id) if document_id else None
             if product is not None:
                 return Focus(self.other_model(question, product) or product, named=False)

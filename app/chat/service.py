@@ -156,8 +156,10 @@ class ChatService:
             turns = await self._store.turns(session_id)
             facts = await self._facts()
             last = [turns[-1].product] if turns else []
+            # the last turn left the product for a help page's topic: "it" may still be it
+            before = [t.product for t in reversed(turns[:-1])] if last == [None] else []
             page = product or await self._store.page(session_id)
-            focus = facts.catalog.focus(question, given=page, earlier=last)
+            focus = facts.catalog.focus(question, given=page, earlier=last, before=before)
             # read with what it leaves implicit (the transcript keeps the shopper's words)
             last_question = turns[-1].question if turns else ""
             asked = read_question(question, last_question, facts.vocabulary.places)

@@ -54,7 +54,8 @@ class TurnSearch:
         ``timings``."""
         mark = time.perf_counter()
         vector = await self._encoder.encode(question)
-        recent = list(range(max(0, len(turns) - self._turns), len(turns)))
+        since = _topic_start(turns)
+        recent = list(range(max(since, len(turns) - self._turns), len(turns)))
         previous = await self._vectors.get(session_id, recent)
         timings["embed"] = time.perf_counter() - mark
 
@@ -62,7 +63,7 @@ class TurnSearch:
         queries = [vector]
         if previous:
             queries.append(self._vectors.blend(vector, previous, self._weights))
-        texts = query_texts(question, [t.question for t in turns], turns=self._turns)
+        texts = query_texts(question, [t.question for t in turns[since:]], turns=self._turns)
         about = f"{focus.product.title}: " if focus is not None else ""
         if focus is not None and not focus.named:  # "is it waterproof?": say what "it" is
             queries.append(await self._encoder.encode(about + question))
@@ -84,3 +85,14 @@ class TurnSearch:
     async def remember(self, session_id: str, index: int, vector: np.ndarray) -> None:
         """Keep the turn's vector for the next turns' blend."""
         await self._vectors.put(session_id, index, vector)
+
+
+def _topic_start(turns: list[Turn]) -> int:
+    """Where the conversation's current topic starts: at the latest turn that left a product
+    for a help page's topic (its product none, the turn before's some: "Can I return a tent I
+    pitched once?" after the tent's weight), so that "How long do I have?" next is searched
+    with the returns question, not the tent's weight; 0 when it never left one."""
+    for index in range(len(turns) - 1, 0, -1):
+        if turns[index].product is None and turns[index - 1].product is not None:
+            return index
+    return 0

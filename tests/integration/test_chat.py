@@ -134,13 +134,18 @@ def test_a_help_pages_topic_leaves_the_product_and_a_cut_named_alike_is_kept(
     portal: BlockingPortal, stack: Any
 ) -> None:
     """After the tent's weight, a returns question answered from the returns page leaves the
-    conversation on no product ("How long do I have?" is not the tent's); "the Torridon
+    conversation on no product ("How long do I have?" is about returns, not the tent), though
+    "it" is still the tent; "the Torridon
     jacket" (the men's and the women's alike) leaves it on a jacket, not on the overtrousers
     whose line names the jacket, so "How much is it?" is the jacket's price."""
     session = new_session()
     ask(portal, stack.chat, session, "How heavy is the Stormhollow 2 tent?")
     returns, _ = ask(portal, stack.chat, session, "Can I return a tent I pitched once?")
     assert returns.product is None, returns.evidence
+    window, _ = ask(portal, stack.chat, session, "How long do I have?")
+    assert "30 days" in window.answer, window.answer  # had quoted the warranty's "5 years"
+    weight, _ = ask(portal, stack.chat, session, "and how heavy is it packed?")
+    assert weight.product == "products/catalog.jsonl#FH-TNT-7020", weight.evidence
     session = new_session()
     jacket, _ = ask(portal, stack.chat, session, "Is the Torridon jacket waterproof?")
     assert jacket.product in {

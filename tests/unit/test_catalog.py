@@ -73,6 +73,16 @@ def test_focus_is_the_named_product_then_the_pages_then_the_conversations(
     assert catalog.focus("how heavy is it?", earlier=["products/gone.jsonl#X-1"]) is None
 
 
+def test_after_a_help_topic_only_a_question_that_points_back_means_the_product(
+    catalog: Catalog,
+) -> None:
+    """The last turn asked the returns page (it left no product): "How long do I have?" is
+    about returns; "how heavy is it?" is still about the tent talked of before."""
+    assert catalog.focus("How long do I have?", earlier=[None], before=[TENT_DOC]) is None
+    carried = catalog.focus("how heavy is it?", earlier=[None], before=[TENT_DOC])
+    assert carried is not None and carried.product.document_id == TENT_DOC
+
+
 def test_a_turn_keeps_its_product_and_old_turns_have_none() -> None:
     turn = Turn("how heavy is it?", "", product=TENT_DOC)
     assert Turn.from_json(turn.to_json()) == turn
