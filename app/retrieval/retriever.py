@@ -7,7 +7,7 @@ every text a ranking by BM25; the rankings are fused with reciprocal-rank fusion
 score calibration between the two kinds. Cosine stays the passage's score: it is what the
 relevance floor judges and what staff see, so a lexical match on a common word cannot drag in an
 unrelated passage. A passage that names a product code the shopper typed is kept whatever its
-cosine.
+cosine; another section of the page the best passage is on, a little under the floor.
 
 A shop page can give the product the shopper is looking at: its passages (every passage titled
 with its name) are then ranked first, the best of them up to half the passages returned, and
@@ -52,6 +52,10 @@ class Ranker(Protocol):
 
 
 RANKED = 50  # candidates a second-stage ranker reorders
+# How far under the floor another section of the best passage's page may be and still be kept:
+# "How do I contact you?" is answered by the contact page's Phone, Live chat and Email sections,
+# each alone a little under the floor beside its Social media section.
+SECTION_MARGIN = 0.05
 
 
 class Retriever:
@@ -105,10 +109,14 @@ class Retriever:
             front = front[: max(1, top_k // 2, len(given))]
             placed = {c.row for c in front}
             ranked = front + [c for c in ranked if c.row not in placed]
+        page = _best_page(ranked, self._floor)
         kept = [
             ScoredPassage(c.passage, c.cosine)
             for c in ranked
-            if c.cosine >= self._floor or c.exact or c.row in own
+            if c.cosine >= self._floor
+            or c.exact
+            or c.row in own
+            or (c.passage.document_id == page and c.cosine >= self._floor - SECTION_MARGIN)
         ][:top_k]
         exact = any(c.exact for c in ranked)
         return Retrieval(kept, best, served.version.id, exact)
@@ -193,3 +201,9 @@ class Retriever:
             )
             for rank, row in enumerate(ranked)
         ], best
+
+
+def _best_page(ranked: Sequence[Candidate], floor: float) -> str | None:
+    """The document of the passage with the best cosine, when that one is above ``floor``."""
+    best = max(ranked, key=lambda c: c.cosine, default=None)
+    return best.passage.document_id if best is not None and best.cosine >= floor else None

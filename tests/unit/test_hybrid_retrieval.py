@@ -157,3 +157,34 @@ def test_a_follow_up_asking_the_last_question_of_something_else_is_read_as_it() 
         "and on sleeping mats?"
     )
     assert resolve_ellipsis("and on sleeping mats?", "") == "and on sleeping mats?"
+
+
+class ContactPage:
+    """A page in sections, and another page, at cosines chosen by the test."""
+
+    def __init__(self) -> None:
+        def section(n: int, doc: str, name: str) -> Passage:
+            return Passage(f"s{n}", doc, "s", "Contact", name, "", "", "policy", name, name, "h", 9)
+
+        self.passages = [
+            section(0, "contact", "Social media"),
+            section(1, "contact", "Phone"),
+            section(2, "privacy", "Contact details we keep"),
+            section(3, "contact", "Post"),
+        ]
+        cosines = [0.6, 0.47, 0.47, 0.4]
+        vectors = np.array([[c, np.sqrt(1 - c * c), 0, 0] for c in cosines], dtype=np.float32)
+        vectors[2, 1:3] = vectors[2, 2:0:-1]  # another direction, the same cosine
+        index = vector_index.build_index(vectors, vector_index.IndexChoice("flat"))
+        self._served = ServedIndex.serve(IndexVersion("v1", None, self.passages, index), "cpu")
+
+    def current(self) -> ServedIndex:
+        return self._served
+
+
+def test_another_section_of_the_best_page_is_kept_a_little_under_the_floor() -> None:
+    """ "How do I contact you?": the Phone section of the page the best passage is on is kept
+    just under the floor; another page at the same cosine is not, nor a section far under."""
+    retriever = Retriever(ContactPage(), top_k=4, floor=0.5, lexical_weight=0.0)
+    found = retriever.search([np.array([1, 0, 0, 0], dtype=np.float32)], [])
+    assert [h.passage.id for h in found.passages] == ["s0", "s1"]
