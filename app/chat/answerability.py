@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from app.chat.catalog import Catalog, Product
 from app.chat.conditions import other_case
-from app.chat.evidence import FIELD_NAMES, HOW_MUCH, Selection, plain_words, stem, stems
+from app.chat.evidence import FIELD_NAMES, FRAMING, HOW_MUCH, Selection, plain_words, stem, stems
 from app.chat.products import GENERIC, PRODUCT_CODE, name_words, names
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
@@ -176,7 +176,7 @@ def coverage(
         named.add("much")
     for word in dict.fromkeys(plain_words(asked)):
         own = vocabulary.spelled(word)
-        if own in named or (len(word) < 4 and not vocabulary.knows(own)):
+        if own in named or own in FRAMING or (len(word) < 4 and not vocabulary.knows(own)):
             continue  # the product's name; chat shorthand the pages never use ("u", "ffs", "mum")
         weight = vocabulary.weight(own)
         total += weight

@@ -35,6 +35,7 @@ _NUMBERED = re.compile(r"\d")
 _OTHER_MODEL = re.compile(r"\bthe\s+(\d[\w+.]*)(?:\s+(?:one|model|version))?\W*$", re.IGNORECASE)
 # A question that points back at something named before: "how heavy is it?", "do they fit?"
 _POINTS_BACK = re.compile(r"\b(?:it|its|it's|this|these|those|they|them|their)\b", re.IGNORECASE)
+_DESCRIPTION = re.compile(r"^Description: ", re.MULTILINE)
 # A field is one the shop lists for its products when this many records give it.
 _LISTED_BY = 2
 
@@ -77,12 +78,15 @@ class Catalog:
             for word in name_words(product.title):
                 self._titles_by_word[word].append(product.title)
         self._words: dict[str, set[str]] = defaultdict(set)  # document id → its records' stems
+        self._described: dict[str, str] = {}  # document id → the passage with its description
         # document id → (passage id, its field names' stems), in the record's order
         self._labelled: dict[str, list[tuple[str, frozenset[str]]]] = defaultdict(list)
         for passage in passages:
             if passage.kind != "product":
                 continue
             self._words[passage.document_id] |= stems(f"{passage.title} {passage.text}")
+            if _DESCRIPTION.search(passage.text):
+                self._described.setdefault(passage.document_id, passage.id)
             labels: set[str] = set()
             for unit in units([ScoredPassage(passage, 0.0)]):
                 labels |= field_label(unit.text)
@@ -130,6 +134,11 @@ class Catalog:
         ("Price (GBP)" for asked stems holding "price"), in the record's order."""
         record = self._labelled.get(product.document_id, ())
         return [passage_id for passage_id, labels in record if labels & asked]
+
+    def describing(self, product: Product) -> list[str]:
+        """The id of ``product``'s passage with its description, if its record has one."""
+        found = self._described.get(product.document_id)
+        return [found] if found else []
 
     def unlisted(self, product: Product, asked: Iterable[str]) -> list[str]:
         """The ``asked`` word stems that name fields the shop lists for other products ("beam"

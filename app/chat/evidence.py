@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.chat.defences.planted_instructions import is_request
-from app.chat.products import GENERIC, compares, cuts, named_titles, subject
+from app.chat.products import GENERIC, PRODUCT_CODE, compares, cuts, named_titles, subject
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import STOPWORDS, content_words
@@ -182,6 +182,8 @@ def select_evidence(
             more.extend(found[max_lines:])
     else:
         asked = _asked_in(question, earlier)
+        if product is not None and asks_what_it_is(question, product, asked):
+            asked |= {_DESCRIPTION}
         named = subject([question], passages) if product is not None else None
         topic = _help_topic(asked, candidates, product) if product != named else frozenset()
         # "the Torridon jacket": the men's and the women's alike, ranked over the overtrousers
@@ -221,6 +223,26 @@ def _evidence(
 # A follow-up that asks the last question again of something else: "and the 3?", "what about
 # the 45?"
 _ELLIPTICAL = re.compile(r"^\W*(?:and|or|what\s+about|how\s+about)\b", re.IGNORECASE)
+
+
+_DESCRIPTION = "descr"  # the stem of "description"
+
+
+def _opens_description(unit: Unit) -> bool:
+    """``unit`` is the first sentence of its record's description (which the unit leaves
+    unlabelled)."""
+    return f"Description: {unit.text}" in unit.passage.passage.text
+
+
+def asks_what_it_is(question: str, product: str, asked: frozenset[str] | None = None) -> bool:
+    """``question`` asks nothing of the product called ``product`` but what it is: "Tell me
+    about the Stormhollow 2 Tent", "What is FH-STV-9010?" (``asked``: its asked stems), not
+    "and the 3?", which asks the last question again."""
+    if _ELLIPTICAL.match(question):
+        return False
+    asked = asked_stems(question) if asked is None else asked
+    codes = {stem(code.lower()) for code in PRODUCT_CODE.findall(question)}
+    return not asked - stems(product) - codes
 
 
 def _asked_in(question: str, earlier: Sequence[str]) -> frozenset[str]:
@@ -280,6 +302,8 @@ def _ranked(
         off_topic = record and topic and not held & topic
         if label and label <= asked and not off_topic:
             score += LABEL_WEIGHT  # "Weight: 520 g" over "Fabric weight: 300 g/m²" for "weigh?"
+        elif _DESCRIPTION in asked and record and _opens_description(unit):
+            score += LABEL_WEIGHT  # what the product is: its description's first sentence
         if product is not None and record:
             if unit.passage.passage.title != product:
                 continue  # another product's line is never shown as this one's ("Price: 349")
@@ -384,14 +408,14 @@ HOW_MUCH = re.compile(
 
 
 # Words that frame a question rather than ask something: "Tell me about the Nightjar 300".
-_FRAMING = frozenset({"tell", "know", "info", "infor"})
+FRAMING = frozenset({"tell", "know", "info", "infor", "descr", "detai"})
 
 
 def asked_stems(question: str) -> frozenset[str]:
     """The question's word stems, with a shopper's name for a record field mapped to it; the
     words that only frame it ("tell me about") hold nothing a line could answer."""
     words = plain_words(question)
-    asked = {stem(w) for w in words} - _FRAMING | {f for w in words for f in FIELD_NAMES.get(w, ())}
+    asked = {stem(w) for w in words} - FRAMING | {f for w in words for f in FIELD_NAMES.get(w, ())}
     return frozenset(asked | ({stem("price")} if HOW_MUCH.search(question) else set()))
 
 

@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from app.chat.catalog import Catalog, Focus
-from app.chat.evidence import asked_stems
+from app.chat.evidence import asked_stems, asks_what_it_is
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retrieval, Retriever
 from app.retrieval.rewrite import query_texts, question_parts
@@ -73,7 +73,9 @@ class TurnSearch:
             searches.append(([await self._encoder.encode(about + part)], [part]))
         page = focus.product.title if focus is not None and focus.page else None
         first: list[str] = []
-        if focus is not None and not focus.named:  # "how much is it?": its record's Price line
+        if focus is not None and asks_what_it_is(question, focus.product.title):
+            first = catalog.describing(focus.product)  # "Tell me about the Stormhollow 2 Tent"
+        elif focus is not None and not focus.named:  # "how much is it?": its Price line
             first = catalog.holding(focus.product, asked_stems(question))[:2]
         if len(searches) == 1:
             retrieval = self._retriever.search(queries, texts, prefer=page, first=first)

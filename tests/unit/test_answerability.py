@@ -270,3 +270,8 @@ def test_another_products_record_line_is_no_answer_for_the_product_asked_about()
     assert judge(fits, chosen, [FOOTPRINT], vocabulary, catalog=tent_catalog).reason != (
         "other_product"
     )
+
+
+def test_a_question_that_only_frames_asks_about_the_product_and_is_answered() -> None:
+    """ "Tell me about …" holds no word a line must hold: no hedge."""
+    assert verdict("Tell me about the Stormhollow 2 Tent", [TENT]) == (True, None, False)

@@ -138,3 +138,12 @@ def test_a_products_kind_settles_which_of_two_same_named_products_is_meant() -> 
     named = catalog.named("Does the Little Fell kids jacket meet EN 343?")
     assert named is not None and named.title == "Little Fell Kids' Jacket"
     assert catalog.named("Is the Little Fell waterproof?") is None  # either: ambiguous
+
+
+def test_a_products_description_is_found_in_its_record(catalog: Catalog) -> None:
+    """ "Tell me about it": the passage of the record that holds its description."""
+    tent = catalog.find("FH-TNT-7020")
+    footprint = catalog.find("FH-TNT-7090")
+    assert tent is not None and footprint is not None
+    assert catalog.describing(tent) == [TENT.passage.id]
+    assert catalog.describing(footprint) == []  # its record gives none

@@ -419,3 +419,16 @@ def test_the_cuts_of_a_product_named_alike_are_its_answer_not_a_product_that_nam
     # models of one line are not cuts: "Stormhollow 2" and "3" are still told apart
     assert cuts(["Torridon 3L Waterproof Jacket Men's", "Torridon 3L Waterproof Jacket Women's"])
     assert not cuts(["Stormhollow 2 Tent", "Stormhollow 3 Tent"])
+
+
+def test_a_question_about_the_product_as_a_whole_is_answered_by_its_description() -> None:
+    """ "Tell me about the Stormhollow 2 Tent" and "What is FH-TNT-7020?" ask what it is: the
+    description's first sentence (unlabelled in its unit), not the record's first field."""
+    tent = hit(
+        "Stormhollow 2 Tent",
+        "SKU: FH-TNT-7020\nPrice (GBP): 289\nDescription: A light two-person tent. Quick to pitch.",
+        doc="products/catalog.jsonl#FH-TNT-7020",
+    )
+    for question in ("Tell me about the Stormhollow 2 Tent", "What is FH-TNT-7020?"):
+        assert choose(question, [tent])[0].startswith("A light two-person tent."), question
+    assert choose("How much is the Stormhollow 2 Tent?", [tent])[0] == "Price (GBP): 289"
