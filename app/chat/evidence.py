@@ -234,6 +234,15 @@ def _opens_description(unit: Unit) -> bool:
     return f"Description: {unit.text}" in unit.passage.passage.text
 
 
+def _asks_page(asked: frozenset[str], page: Passage) -> bool:
+    """``asked`` names the topic of the help page ``page`` is on and nothing else ("What is
+    your returns policy?" of "Returns and Refunds"), and ``page`` is a policy page's
+    introduction, not one of its sections (nor an FAQ, whose title is a question)."""
+    topic = asked - {"polic"}
+    top = page.kind in ("policy", "page") and page.section == page.title
+    return bool(topic) and top and topic <= stems(page.title)
+
+
 def asks_what_it_is(question: str, product: str, asked: frozenset[str] | None = None) -> bool:
     """``question`` asks nothing of the product called ``product`` but what it is: "Tell me
     about the Stormhollow 2 Tent", "What is FH-STV-9010?" (``asked``: its asked stems), not
@@ -304,6 +313,8 @@ def _ranked(
             score += LABEL_WEIGHT  # "Weight: 520 g" over "Fabric weight: 300 g/m²" for "weigh?"
         elif _DESCRIPTION in asked and record and _opens_description(unit):
             score += LABEL_WEIGHT  # what the product is: its description's first sentence
+        elif not record and _asks_page(asked, unit.passage.passage):
+            score += LABEL_WEIGHT  # "What is your returns policy?": the page's introduction
         if product is not None and record:
             if unit.passage.passage.title != product:
                 continue  # another product's line is never shown as this one's ("Price: 349")

@@ -432,3 +432,21 @@ def test_a_question_about_the_product_as_a_whole_is_answered_by_its_description(
     for question in ("Tell me about the Stormhollow 2 Tent", "What is FH-TNT-7020?"):
         assert choose(question, [tent])[0].startswith("A light two-person tent."), question
     assert choose("How much is the Stormhollow 2 Tent?", [tent])[0] == "Price (GBP): 289"
+
+
+def test_a_question_naming_only_a_policy_pages_topic_is_answered_by_its_introduction() -> None:
+    """ "What is your returns policy?": the returns page's introduction, not an FAQ line that
+    points at the policy ("…; see our Returns and Refunds policy.")."""
+    pointer = hit(
+        "How long do I have to return something?",
+        "A few items can't be returned unless they're faulty; see our Returns and Refunds policy.",
+        kind="faq",
+    )
+    page = hit(
+        "Returns and Refunds",
+        "If something isn't right, you can return it within 30 days.",
+        kind="policy",
+    )
+    assert choose("What is your returns policy?", [pointer, page])[0].startswith("If something")
+    # a question that asks something of the page is not asking for its introduction
+    assert choose("Which items can't be returned?", [pointer, page])[0].startswith("A few items")
