@@ -180,9 +180,11 @@ class Settings(BaseSettings):
         False,
         description=(
             "Eager mode: no torch.compile, no CUDA graphs. Off (the default), the engine compiles "
-            "its model once and keeps the compile cache under `model_cache_dir`/vllm: on 2 CPU "
-            "cores a later start took 68 s against 37 s eager (the first compiles), and one "
-            "shopper's turns ran 25% faster (`python -m bench.decode`). On: faster starts."
+            "its model once and later starts reuse the compiled graphs: on CPU from Inductor's "
+            "cache (`TORCHINDUCTOR_CACHE_DIR`, `/tmp/torchinductor_<user>` unless set), on a GPU "
+            "also from vLLM's under `model_cache_dir`/vllm. On 2 CPU cores a later start took "
+            "68 s against 37 s eager (the first compiles), and one shopper's turns ran 25% "
+            "faster (`python -m bench.decode`). On: faster starts."
         ),
     )
     vllm_speculative_tokens: int = Field(

@@ -168,8 +168,9 @@ async def vllm_engine(options: VllmOptions) -> AsyncIterator[VllmEngine]:
     if current_platform.is_cpu():
         # vLLM's ahead-of-time artefact (its default on torch >= 2.10) is written but never loads
         # on CPU ("'function' object has no attribute 'finalize_loading'"), so every start
-        # compiled again. Off, vLLM's own compile cache and Inductor's (TORCHINDUCTOR_CACHE_DIR)
-        # load: a later start ready in 68 s against 134 s (`python -m bench.decode`)
+        # compiled again. Off, the model compiles through Inductor, whose cache
+        # (TORCHINDUCTOR_CACHE_DIR) loads: a later start ready in 68 s against 134 s
+        # (`python -m bench.decode`). vLLM's own compile cache is a GPU mode's.
         os.environ.setdefault("VLLM_USE_AOT_COMPILE", "0")
 
     dtype = resolve_dtype(options.dtype, on_cpu=current_platform.is_cpu(), flags=cpu_flags())

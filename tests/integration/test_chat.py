@@ -59,16 +59,23 @@ def test_answer_is_streamed_cited_and_timed(portal: BlockingPortal, stack: Any) 
 def test_the_engine_runs_compiled_with_its_compile_cache_kept(
     portal: BlockingPortal, stack: Any
 ) -> None:
-    """The default engine is compiled (no eager mode), its cache under the model cache folder
-    (or wherever VLLM_CACHE_ROOT already pointed), and vLLM's ahead-of-time artefact off on CPU
-    (it never loads there), so a later start reuses what this one built."""
+    """The default engine is compiled (no eager mode), vLLM's cache folder under the model
+    cache folder (or wherever VLLM_CACHE_ROOT already pointed), and vLLM's ahead-of-time
+    artefact off on CPU (it never loads there). On CPU vLLM compiles through Inductor alone
+    (its own compile cache is used on GPUs only), so what a later start reuses is Inductor's
+    cache: it holds what this engine compiled."""
+    from torch._inductor.runtime.cache_dir_utils import cache_dir
+    from vllm.platforms import current_platform
+
     assert not stack.settings.vllm_enforce_eager
     root = Path(os.environ["VLLM_CACHE_ROOT"])
     if "VLLM_CACHE_ROOT" not in ENVIRONMENT_BEFORE:
         assert root == stack.settings.model_cache_dir / "vllm"
     if "VLLM_USE_AOT_COMPILE" not in ENVIRONMENT_BEFORE:
         assert os.environ["VLLM_USE_AOT_COMPILE"] == "0"
-    assert any(path.is_file() for path in (root / "torch_compile_cache").rglob("*"))
+    on_cpu = current_platform.is_cpu()
+    kept = Path(cache_dir()) / "fxgraph" if on_cpu else root / "torch_compile_cache"
+    assert any(path.is_file() for path in kept.rglob("*")), kept
     outcome, _ = ask(portal, stack.chat, new_session(), "How much does the return label cost?")
     assert outcome.answered
 
