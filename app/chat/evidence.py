@@ -183,7 +183,7 @@ def select_evidence(
     else:
         asked = _asked_in(question, earlier)
         if product is not None and asks_what_it_is(question, product, asked):
-            asked |= {_DESCRIPTION}
+            asked |= {_DESCRIPTION_STEM}
         named = subject([question], passages) if product is not None else None
         topic = _help_topic(asked, candidates, product) if product != named else frozenset()
         # "the Torridon jacket": the men's and the women's alike, ranked over the overtrousers
@@ -225,7 +225,7 @@ def _evidence(
 _ELLIPTICAL = re.compile(r"^\W*(?:and|or|what\s+about|how\s+about)\b", re.IGNORECASE)
 
 
-_DESCRIPTION = "descr"  # the stem of "description"
+_DESCRIPTION_STEM = "descr"  # the stem of "description"
 
 
 def _opens_description(unit: Unit) -> bool:
@@ -288,6 +288,7 @@ def _ranked(
     favoured = product if favoured == "" else favoured
     scored: list[_Scored] = []
     asks = {h.passage.id: _asks(asked, h.passage) for h in passages}
+    introductions = {h.passage.id for h in passages if _asks_page(asked, h.passage)}
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     on_topic = _on_topic(topic, candidates)
     for unit, cosine in zip(candidates, similarity, strict=True):
@@ -311,9 +312,9 @@ def _ranked(
         off_topic = record and topic and not held & topic
         if label and label <= asked and not off_topic:
             score += LABEL_WEIGHT  # "Weight: 520 g" over "Fabric weight: 300 g/m²" for "weigh?"
-        elif _DESCRIPTION in asked and record and _opens_description(unit):
+        elif _DESCRIPTION_STEM in asked and record and _opens_description(unit):
             score += LABEL_WEIGHT  # what the product is: its description's first sentence
-        elif not record and _asks_page(asked, unit.passage.passage):
+        elif unit.passage.passage.id in introductions:
             score += LABEL_WEIGHT  # "What is your returns policy?": the page's introduction
         if product is not None and record:
             if unit.passage.passage.title != product:

@@ -87,8 +87,9 @@ _CUT = frozenset("mens womens men women ladies kids childrens junior unisex".spl
 
 def cuts(titles: Iterable[str]) -> bool:
     """``titles`` are two or more cuts of one product, alike but for whom they are cut for."""
-    kept = {tuple(w for w in tokens(t) if w not in _CUT) for t in dict.fromkeys(titles)}
-    return len(list(dict.fromkeys(titles))) > 1 and len(kept) == 1
+    named = set(titles)
+    kept = {tuple(w for w in tokens(t) if w not in _CUT) for t in named}
+    return len(named) > 1 and len(kept) == 1
 
 
 def compares(text: str, titles: Iterable[str]) -> bool:

@@ -73,10 +73,11 @@ class TurnSearch:
             searches.append(([await self._encoder.encode(about + part)], [part]))
         page = focus.product.title if focus is not None and focus.page else None
         first: list[str] = []
-        if focus is not None and asks_what_it_is(question, focus.product.title):
+        asked = asked_stems(question)
+        if focus is not None and asks_what_it_is(question, focus.product.title, asked):
             first = catalog.describing(focus.product)  # "Tell me about the Stormhollow 2 Tent"
         elif focus is not None and not focus.named:  # "how much is it?": its Price line
-            first = catalog.holding(focus.product, asked_stems(question))[:2]
+            first = catalog.holding(focus.product, asked)[:2]
         if len(searches) == 1:
             retrieval = self._retriever.search(queries, texts, prefer=page, first=first)
         else:
