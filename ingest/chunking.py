@@ -9,13 +9,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from app.index.passage import Passage
+from app.index.passage import HEADING_JOIN, Passage
 from ingest.documents import Document, Section, content_hash
 
 TokenCounter = Callable[[str], int]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(£€$])")
-_HEADING_JOIN = " › "
 
 
 @dataclass(frozen=True)
@@ -47,7 +46,7 @@ def chunk_document(
                     document_id=document.id,
                     source=document.source,
                     title=document.title,
-                    section=_HEADING_JOIN.join(section.heading),
+                    section=HEADING_JOIN.join(section.heading),
                     url=document.url,
                     anchor=section.anchor,
                     kind=document.kind,
@@ -63,7 +62,7 @@ def chunk_document(
 def section_header(title: str, section: Section) -> str:
     """The title and heading path, said once, so that every chunk knows where it comes from."""
     path = [title, *(h for h in section.heading if h != title)]
-    return _HEADING_JOIN.join(path)
+    return HEADING_JOIN.join(path)
 
 
 def pack(text: str, count_tokens: TokenCounter, budget: int, overlap: int) -> list[str]:

@@ -17,6 +17,8 @@ mentions. The chosen evidence is judged against the question's specifics instead
 - a field the question asks about, of a kind the shop lists for other products ("how far does
   the beam reach?"), must be in the record of the product asked about, or in a policy or FAQ
   page of the turn (which may answer it);
+- a question that asks what something costs must be shown a line that states an amount, or
+  that it is free ("Pegs: 12 aluminium Y-pegs." does not say what replacement pegs cost);
 - and the evidence must hold the question's own words (besides the product name and chat
   shorthand the pages never use; a misspelt word as the pages spell it; a follow-up's read
   with the question it goes on from, when that holds more of them), weighed by how
@@ -125,12 +127,34 @@ def judge(
     other = _another_products_line(question, selection, passages, catalog)
     if other is not None:
         return Verdict(False, "other_product", missing=other.title)
+    if asks_price(question) and not any(_MONEY.search(e.text) for e in selection.shown):
+        return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
     held = coverage(question, selection, vocabulary, near=near)
     if held < min_coverage and earlier:
         held = max(held, coverage(f"{earlier} {question}", selection, vocabulary, near=near))
     if held < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
+
+
+# A question that asks what something costs, and a line that says: an amount, or that it is free.
+# Asked for an amount ("what does it cost?", "price?"), not whether there is a charge ("Do you
+# refund the delivery charge?") nor what "charge" means of a battery.
+_PRICE_ASKED = re.compile(
+    r"\bwhat\b[^?]*\b(?:costs?|price|fees?)\b(?!\s+match)|\bprice\s*\?",
+    re.I,
+)
+_MONEY = re.compile(
+    r"[£€$]|\b(?:GBP|EUR|USD|pence)\b|\bfree\b|\bno\s+(?:extra\s+)?(?:charge|cost|fee)\b"
+    r"|\bat\s+no\s+(?:extra\s+)?cost\b|\bPrice\b",
+    re.I,
+)
+
+
+def asks_price(question: str) -> bool:
+    """Whether ``question`` asks what something costs ("how much is it?", "what does next-day
+    delivery cost?"), not whether there is a charge nor whether the shop matches a price."""
+    return bool(HOW_MUCH.search(question) or _PRICE_ASKED.search(question))
 
 
 def _another_products_line(

@@ -193,6 +193,9 @@ def select_evidence(
             question, asked, candidates, similarity, passages, product, topic=topic, alike=alike
         )  # fmt: skip
         found = _chosen(ranked, max_lines + more_lines)  # greedy: the answer's lines come first
+        if found and asks_page(asked, found[0][1].passage.passage):
+            # "whats ur delivery policy": what the page says of itself, nothing beside it
+            found = [f for f in found if f[1].passage is found[0][1].passage]
         chosen, more = found[:max_lines], found[max_lines:]
     answering = {c[1].text for c in chosen}
     more = [m for m in dict((m[1].text, m) for m in more).values() if m[1].text not in answering]
@@ -234,13 +237,25 @@ def _opens_description(unit: Unit) -> bool:
     return f"Description: {unit.text}" in unit.passage.passage.text
 
 
-def _asks_page(asked: frozenset[str], page: Passage) -> bool:
+def asks_page(asked: frozenset[str], page: Passage) -> bool:
     """``asked`` names the topic of the help page ``page`` is on and nothing else ("What is
     your returns policy?" of "Returns and Refunds"), and ``page`` is a policy page's
     introduction, not one of its sections (nor an FAQ, whose title is a question)."""
     topic = asked - {"polic"}
-    top = page.kind in ("policy", "page") and page.section == page.title
+    top = page.kind in ("policy", "page") and page.opens_page
     return bool(topic) and top and topic <= stems(page.title)
+
+
+def _asks_section(asked: frozenset[str], page: Passage) -> bool:
+    """``asked`` holds every word of the heading of the help page's section ``page`` is in, and
+    they are at least half of what it asks ("What's your phone number?" of "Contact Us and
+    Complaints › Phone", not "the bust, waist and hip measurements for a size 20" of "How to
+    measure"): a policy's section, as a record's field label, says what its lines are about."""
+    if page.kind in ("product", "faq") or page.opens_page:
+        return False
+    title = stems(page.title)
+    heading = stems(page.heading) - title
+    return bool(heading) and heading <= asked and 2 * len(heading) >= len(asked - title)
 
 
 def asks_what_it_is(question: str, product: str, asked: frozenset[str] | None = None) -> bool:
@@ -288,7 +303,7 @@ def _ranked(
     favoured = product if favoured == "" else favoured
     scored: list[_Scored] = []
     asks = {h.passage.id: _asks(asked, h.passage) for h in passages}
-    introductions = {h.passage.id for h in passages if _asks_page(asked, h.passage)}
+    introductions = {h.passage.id for h in passages if asks_page(asked, h.passage)}
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     on_topic = _on_topic(topic, candidates)
     for unit, cosine in zip(candidates, similarity, strict=True):
@@ -316,6 +331,8 @@ def _ranked(
             score += LABEL_WEIGHT  # what the product is: its description's first sentence
         elif unit.passage.passage.id in introductions:
             score += LABEL_WEIGHT  # "What is your returns policy?": the page's introduction
+        elif not record and _asks_section(asked, unit.passage.passage):
+            score += LABEL_WEIGHT  # "What's your phone number?": the page's Phone section
         if product is not None and record:
             if unit.passage.passage.title != product:
                 continue  # another product's line is never shown as this one's ("Price: 349")
@@ -413,9 +430,12 @@ def _asks(asked: frozenset[str], passage: Passage) -> float:
     return len(asked & stems(passage.title)) / len(asked)
 
 
-# "How much is it?" asks for the price ("how much does it weigh?" does not).
+# "How much is it?", "how much?" and "how much 2 fix it" ask for the price ("how much does it
+# weigh?" does not).
 HOW_MUCH = re.compile(
-    r"\bhow\s+much\s+(?:is|are|was|were|for|would|will|to|do|does)\b(?!.*\bweigh)", re.I
+    r"\bhow\s+much(?:\s+(?:is|are|was|were|for|would|will|to|do|does|2)\b|\s*[?!.]*\s*$)"
+    r"(?!.*\bweigh)",
+    re.I,
 )
 
 
@@ -446,6 +466,9 @@ _UNMARKED_CONTRACTION = frozenset(
     "whats hows wheres whens whos thats theres heres dont doesnt didnt cant couldnt wont "  # noqa: SIM905
     "wouldnt shouldnt isnt arent wasnt werent havent hasnt hadnt im ive youre theyre weve".split()
 )
+# Chat shorthand for function words ("whats ur delivery policy", "can u ship n gift wrap"), and
+# its "please" and "thanks": no content word.
+_CHAT_SHORTHAND = frozenset("u ur r n pls plz thx ty".split())  # noqa: SIM905
 
 
 def plain_words(text: str) -> list[str]:
@@ -453,7 +476,7 @@ def plain_words(text: str) -> list[str]:
     ("what's" is no word, "stove's" is "stove", "isn't" and "whats" are none)."""
     words: list[str] = []
     for word in content_words(text):
-        if word in _UNMARKED_CONTRACTION:
+        if word in _UNMARKED_CONTRACTION or word in _CHAT_SHORTHAND:
             continue
         if "'" in word:
             word = word.split("'", 1)[0]
@@ -532,8 +555,21 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
         (u, more, head or lead_)
         for text_, more_, head in found
         for u, more, lead_ in _clauses(text_, more_)
-        if len(content_words(u)) >= 2 and len(u) <= MAX_QUOTE_CHARS and not u.endswith("?")
+        if len(content_words(u)) >= 2
+        and len(u) <= MAX_QUOTE_CHARS
+        and not u.endswith("?")
+        and not _POINTER.match(u)
     ]
+
+
+# A sentence that only sends the reader to another page ("Our Warranty page explains what is and
+# isn't covered.", "See our size guide."): it states nothing a shopper could act on.
+_POINTER = re.compile(
+    r"^(?:(?:our|the)\s+[\w'&, -]+?\s+(?:page|policy|guide)\s+"
+    r"(?:explains|lists|sets\s+out|describes|has\s+(?:more|the\s+full|full)\b)"
+    r"|(?:please\s+)?(?:see|read|check)\s+(?:our|the)\s)[^.;!?]*[.!]?$",
+    re.I,
+)
 
 
 _BULLET = re.compile(r"^[-*•]\s+\S")  # "- **Socks and liner socks** once removed …"

@@ -164,7 +164,7 @@ class ChatService:
             last_question = turns[-1].question if turns else ""
             asked = read_question(question, last_question, facts.vocabulary.places)
             vector, in_conversation, retrieval = await self._search.find(
-                session_id, asked, turns, focus, facts.catalog, timings
+                session_id, asked, turns, focus, facts, timings
             )
 
             outcome = TurnOutcome(

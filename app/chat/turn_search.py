@@ -14,8 +14,9 @@ import time
 
 import numpy as np
 
-from app.chat.catalog import Catalog, Focus
+from app.chat.catalog import Focus
 from app.chat.evidence import asked_stems, asks_what_it_is
+from app.chat.page_facts import PageFacts
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retrieval, Retriever
 from app.retrieval.rewrite import query_texts, question_parts
@@ -45,7 +46,7 @@ class TurnSearch:
         question: str,
         turns: list[Turn],
         focus: Focus | None,
-        catalog: Catalog,
+        facts: PageFacts,
         timings: dict[str, float],
     ) -> tuple[np.ndarray, np.ndarray, Retrieval]:
         """The question's own vector (kept for the next turns' blend), the question in its
@@ -75,9 +76,11 @@ class TurnSearch:
         first: list[str] = []
         asked = asked_stems(question)
         if focus is not None and asks_what_it_is(question, focus.product.title, asked):
-            first = catalog.describing(focus.product)  # "Tell me about the Stormhollow 2 Tent"
+            first = facts.catalog.describing(focus.product)  # "Tell me about the Stormhollow 2"
         elif focus is not None and not focus.named:  # "how much is it?": its Price line
-            first = catalog.holding(focus.product, asked)[:2]
+            first = facts.catalog.holding(focus.product, asked)[:2]
+        elif focus is None:  # "What is your warranty?": the Warranty page's introduction
+            first = facts.pages.introducing(asked)
         if len(searches) == 1:
             retrieval = self._retriever.search(queries, texts, prefer=page, first=first)
         else:

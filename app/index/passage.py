@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+HEADING_JOIN = " › "  # a section's path of headings, as one string: "Contact Us › Phone"
+
 
 @dataclass(frozen=True)
 class Passage:
@@ -26,6 +28,16 @@ class Passage:
     embed_text: str
     hash: str
     tokens: int
+
+    @property
+    def opens_page(self) -> bool:
+        """Whether the passage is in its page's introduction, under no heading of its own."""
+        return HEADING_JOIN not in self.section
+
+    @property
+    def heading(self) -> str:
+        """The section's own heading, the last of its path ("Phone")."""
+        return self.section.rsplit(HEADING_JOIN, 1)[-1]
 
     @property
     def citation_target(self) -> str:

@@ -275,3 +275,19 @@ def test_another_products_record_line_is_no_answer_for_the_product_asked_about()
 def test_a_question_that_only_frames_asks_about_the_product_and_is_answered() -> None:
     """ "Tell me about …" holds no word a line must hold: no hedge."""
     assert verdict("Tell me about the Stormhollow 2 Tent", [TENT]) == (True, None, False)
+
+
+def test_a_price_question_answered_by_a_line_without_an_amount_is_partial() -> None:
+    pegs = hit("Stormhollow 2 Tent", "Pegs: 12 aluminium Y-pegs.\nPoles: Aluminium")
+    found = verdict("How much do replacement pegs for the Stormhollow 2 Tent cost?", [pegs])
+    assert found == (True, None, True)
+    delivery = hit("Delivery", "Next Working Day delivery costs £6.95.", kind="policy")
+    assert verdict("How much does Next Working Day delivery cost?", [delivery]) == (
+        True,
+        None,
+        False,
+    )
+    free = hit("Collection", "Click & Collect is free.", kind="policy")
+    assert verdict("Is there a fee for Click & Collect?", [free])[2] is False
+    match = hit("Prices", "We match the price of another UK retailer.", kind="policy")
+    assert verdict("Will you price match another retailer?", [match])[2] is False

@@ -450,3 +450,59 @@ def test_a_question_naming_only_a_policy_pages_topic_is_answered_by_its_introduc
     assert choose("What is your returns policy?", [pointer, page])[0].startswith("If something")
     # a question that asks something of the page is not asking for its introduction
     assert choose("Which items can't be returned?", [pointer, page])[0].startswith("A few items")
+
+
+def test_a_line_that_only_points_at_another_page_is_never_quoted() -> None:
+    """ "Our Warranty page explains what is and isn't covered." states nothing; the sentence
+    before it in the same FAQ answer does."""
+    faq = hit(
+        "How long is the warranty on my product?",
+        "Answer: It depends on the product: backpacks 5 years; tents 3 years. "
+        "Our Warranty page explains what is and isn't covered.",
+        kind="faq",
+    )
+    texts = [u.text for u in units([faq])]
+    assert not any(t.startswith("Our Warranty page") for t in texts)
+    assert choose("What is your warranty?", [faq])[0].startswith("It depends on the product")
+    page = hit("Payment Methods", "See our Klarna page for details.", kind="policy")
+    assert units([page]) == []
+
+
+def test_a_question_naming_a_policy_sections_heading_is_answered_from_that_section() -> None:
+    """ "What's your phone number?": the contact page's Phone section, not a privacy line that
+    lists "phone number" among the data the shop keeps."""
+    phone = hit(
+        "Contact Us",
+        "Call 0113 496 0123 (from outside the UK, +44 113 496 0123).",
+        kind="policy",
+        section="Contact Us › Phone",
+    )
+    privacy = hit(
+        "Privacy Notice",
+        "Identity and contact details: your name, email address, phone number and addresses.",
+        kind="policy",
+        section="Privacy Notice › The information we hold",
+    )
+    assert choose("What's your phone number?", [privacy, phone])[0].startswith("Call 0113")
+    # a heading word among many others the question asks does not decide
+    assert choose("Which details like my phone number do you hold?", [privacy, phone])[
+        0
+    ].startswith("Identity")
+
+
+def test_chat_shorthand_and_a_bare_how_much_are_read_as_meant() -> None:
+    headlamp = hit("Beacon 400 Headlamp", "Price (GBP): 39\nColours: Black, Orange")
+    assert choose("how much?", [headlamp], about="Beacon 400 Headlamp")[0] == "Price (GBP): 39"
+    page = hit(
+        "Delivery Information",
+        "This page explains when your order will leave us and how much delivery costs.",
+        kind="policy",
+    )
+    cancel = hit(
+        "Changing or Cancelling an Order",
+        "Once the parcel is back with us, we refund the goods but not the delivery charge.",
+        kind="policy",
+        section="Changing or Cancelling an Order › Once dispatched",
+    )
+    lines = choose("whats ur delivery policy", [cancel, page])
+    assert lines == [page.passage.text]  # the page's own account of itself, nothing beside it
