@@ -309,7 +309,7 @@ def _ranked(
     scored: list[_Scored] = []
     closest = max((h.score for h in passages), default=0.0)
     asks = {
-        h.passage.id: _asks(asked, h.passage) * (FAQ_LIFT if h.score >= closest else 1.0)
+        h.passage.id: round(_asks(asked, h.passage) * (FAQ_LIFT if h.score >= closest else 1), 6)
         if h.score >= FAQ_COSINE
         else _asks(asked, h.passage)
         for h in passages
