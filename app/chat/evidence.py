@@ -52,7 +52,7 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "cold": "temperature",
     "tall": "height",
     "big": ("size", "dimensions"),
-    "waterproof": ("hydrostatic", "resistance"),
+    "waterproof": ("hydrostatic", "resistance", "water", "rating"),  # "Water resistance: IPX4"
     "last": ("runtime", "burn", "battery"),
     "lasts": ("runtime", "burn", "battery"),
 }

@@ -522,3 +522,18 @@ def test_the_faq_closest_to_the_whole_question_answers_it_in_fewer_of_its_words(
     assert choose(question, [close, page])[0].startswith("At checkout")
     # not when it is not that close: the shopper's words decide
     assert choose(question, [ScoredPassage(faq.passage, 0.6), page])[0].startswith("- **Klarna")
+
+
+def test_waterproof_asks_the_records_water_resistance_or_waterproof_rating() -> None:
+    """The description reads closer to "Is it waterproof?" than "Water resistance: IPX4"
+    does; the field the shopper's word names is what answers."""
+    for title, field in [
+        ("Beacon 400 Headlamp", "Water resistance: IPX4 (splash-proof)"),
+        ("Torridon 3L Jacket", "Waterproof rating: 20,000 mm hydrostatic head"),
+    ]:
+        record = hit(title, f"Description: Made for the hills.\nSpecs: Weight: 80 g; {field}")
+        found = units([record])
+        similarity = [0.45 if u.text == "Made for the hills." else 0.3 for u in found]
+        for question in (f"Is the {title} waterproof?", "is it waterproof?"):
+            selection = select_evidence(question, (), [record], similarity, about=title)
+            assert selection.lines[0].text == field, question
