@@ -308,12 +308,7 @@ def _ranked(
     favoured = product if favoured == "" else favoured
     scored: list[_Scored] = []
     closest = max((h.score for h in passages), default=0.0)
-    asks = {
-        h.passage.id: round(_asks(asked, h.passage) * (FAQ_LIFT if h.score >= closest else 1), 6)
-        if h.score >= FAQ_COSINE
-        else _asks(asked, h.passage)
-        for h in passages
-    }
+    asks = {h.passage.id: _faq_share(asked, h, closest) for h in passages}
     introductions = {h.passage.id for h in passages if asks_page(asked, h.passage)}
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     on_topic = _on_topic(topic, candidates)
@@ -432,6 +427,15 @@ def _quoted_text(unit: Unit, chosen: Sequence[_Scored]) -> str:
 
 
 _DIGIT = re.compile(r"\d")
+
+
+def _faq_share(asked: frozenset[str], hit: ScoredPassage, closest: float) -> float:
+    """How much of the question an FAQ's own question holds, lifted by FAQ_LIFT for the FAQ
+    closest to the whole question (``closest``: the best passage score), when that close."""
+    share = _asks(asked, hit.passage)
+    if hit.score >= FAQ_COSINE and hit.score >= closest:
+        share = round(share * FAQ_LIFT, 6)  # rounded: 0.6 x 1.25 is 0.75, not a hair under
+    return share
 
 
 def _asks(asked: frozenset[str], passage: Passage) -> float:
