@@ -242,12 +242,15 @@ def _opens_description(unit: Unit) -> bool:
     return f"Description: {unit.text}" in unit.passage.passage.text
 
 
+HELP_KINDS = ("policy", "page")  # the kinds of passage a help page's are
+
+
 def asks_page(asked: frozenset[str], page: Passage) -> bool:
     """``asked`` names the topic of the help page ``page`` is on and nothing else ("What is
     your returns policy?" of "Returns and Refunds"), and ``page`` is a policy page's
     introduction, not one of its sections (nor an FAQ, whose title is a question)."""
     topic = asked - {"polic"}
-    top = page.kind in ("policy", "page") and page.opens_page
+    top = page.kind in HELP_KINDS and page.opens_page
     return bool(topic) and top and topic <= stems(page.title)
 
 

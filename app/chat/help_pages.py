@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.chat.evidence import asks_page
+from app.chat.evidence import HELP_KINDS, asks_page
 from app.index.passage import Passage
 
 
 class HelpPages:
     def __init__(self, passages: Iterable[Passage]) -> None:
         first: dict[str, Passage] = {}
-        for passage in passages:
-            if passage.opens_page:
+        for passage in passages:  # help pages only: a record or an FAQ has no introduction
+            if passage.kind in HELP_KINDS and passage.opens_page:
                 first.setdefault(passage.document_id, passage)  # its first part, when chunked
         self._introductions = list(first.values())
 
