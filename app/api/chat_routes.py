@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Response
 from fastapi.responses import StreamingResponse
-from pydantic import AfterValidator, BaseModel, Field, model_validator
+from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
 from starlette.types import Receive, Scope, Send
 
 from app.api.problems import PROBLEM_RESPONSES
@@ -69,14 +69,30 @@ class FeedbackIn(BaseModel):
     """The rated answer is named by exactly one of ``turn_index`` (from its `done` event: known
     at once, even while the transcript database is down) and ``message_id``."""
 
+    # strict: JSON's true and false are no numbers ("turn_index": false is not answer 0)
     turn_index: int | None = Field(
-        None, ge=0, le=2**31 - 1, description="The answer's `turn_index` from its `done` event"
+        None,
+        ge=0,
+        le=2**31 - 1,
+        strict=True,
+        description="The answer's `turn_index` from its `done` event",
     )
     message_id: int | None = Field(  # an INTEGER column in PostgreSQL
-        None, ge=1, le=2**31 - 1, description="The answer's `message_id` from its `done` event"
+        None,
+        ge=1,
+        le=2**31 - 1,
+        strict=True,
+        description="The answer's `message_id` from its `done` event",
     )
     rating: Literal[1, -1]
     comment: ReadableText | None = Field(None, max_length=2000)
+
+    @field_validator("rating", mode="before")
+    @classmethod
+    def _no_boolean(cls, value: object) -> object:
+        if isinstance(value, bool):  # true == 1 to Python, not to a client
+            raise ValueError("rating is 1 or -1, not true or false")
+        return value
 
     @model_validator(mode="after")
     def _one_answer(self) -> FeedbackIn:

@@ -8,9 +8,10 @@ import json
 from collections.abc import AsyncIterator
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from app.api.chat_routes import FeedbackIn
 from app.api.problems import add_problem_handlers, validation_problem
@@ -149,3 +150,13 @@ def test_a_rating_names_its_answer_by_exactly_one_of_turn_index_and_message_id()
     negative = _post(app, json={"turn_index": -1, "rating": 1})
     assert negative.status_code == 422
     assert negative.json()["detail"][0]["loc"] == ["body", "turn_index"]
+
+
+def test_a_rating_names_its_answer_by_a_number_never_by_true_or_false() -> None:
+    """JSON's false is no answer 0 and true no thumbs-up (schemathesis found "turn_index":
+    false accepted and saved as a rating of answer 0)."""
+    for body in ('{"turn_index": false, "rating": 1}', '{"message_id": true, "rating": 1}',
+                 '{"turn_index": 0, "rating": true}'):  # fmt: skip
+        with pytest.raises(ValidationError):
+            FeedbackIn.model_validate_json(body)
+    assert FeedbackIn.model_validate_json('{"turn_index": 0, "rating": -1}').turn_index == 0
