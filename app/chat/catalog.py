@@ -36,6 +36,8 @@ _OTHER_MODEL = re.compile(r"\bthe\s+(\d[\w+.]*)(?:\s+(?:one|model|version))?\W*$
 # A question that points back at something named before: "how heavy is it?", "do they fit?"
 _POINTS_BACK = re.compile(r"\b(?:it|its|it's|this|these|those|they|them|their)\b", re.IGNORECASE)
 _DESCRIPTION = re.compile(r"^Description: ", re.MULTILINE)
+# What a title says after the product's kind: "… Walking Boot Men's", "… Poles (pair)"
+_FOR_WHOM = re.compile(r"(?:\s+(?:\([^)]*\)|Men's|Women's|Kids'))+\s*$", re.IGNORECASE)
 # A field is one the shop lists for its products when this many records give it.
 _LISTED_BY = 2
 
@@ -77,6 +79,10 @@ class Catalog:
                     self._keys.setdefault(key, product)
             for word in name_words(product.title):
                 self._titles_by_word[word].append(product.title)
+        self._records: dict[str, Passage] = {}  # document id → its record's first passage
+        for passage in passages:
+            if passage.kind == "product":
+                self._records.setdefault(passage.document_id, passage)
         self._words: dict[str, set[str]] = defaultdict(set)  # document id → its records' stems
         self._described: dict[str, str] = {}  # document id → the passage with its description
         # document id → (passage id, its field names' stems), in the record's order
@@ -128,6 +134,19 @@ class Catalog:
         titles = [t for word in said for t in self._titles_by_word.get(word, ())]
         named = named_titles(text, titles)
         return self._by_title[named[0]] if len(named) == 1 else None
+
+    def of_kind(self, words: frozenset[str]) -> list[Passage]:
+        """The first passage of each product of a kind, in the catalogue's order: its title
+        holds every one of ``words`` (word stems: "tent" for "tents") and ends in one of them
+        ("boots": the Ben Nevis Leather Mountain Boot, not the Beeswax Leather Boot Wax)."""
+        found = []
+        for record in self._records.values():
+            title = _FOR_WHOM.sub("", record.title)
+            said = stems(title)
+            last = title.split()[-1] if title.split() else ""
+            if words <= said and stems(last) & words:
+                found.append(record)
+        return found
 
     def holding(self, product: Product, asked: frozenset[str]) -> list[str]:
         """The ids of ``product``'s passages with a field the question asks for by name

@@ -40,6 +40,7 @@ from app.chat.evidence import (
     select_evidence,
     units,
 )
+from app.chat.listing import Listed, asks_for_list, listing_answer
 from app.chat.messages import clean_message
 from app.chat.near_words import NEAR_WORD_SIMILARITY, near_question_words
 from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, ChatEvent, Delta, Done, TurnOutcome
@@ -181,7 +182,10 @@ class ChatService:
                 timings=timings,
                 product=focus.product.document_id if focus else None,
             )
-            if retrieval.passages:
+            listing = self._listing(question, facts, retrieval.passages)
+            if listing:
+                yield Delta(self._list(outcome, *listing))
+            elif retrieval.passages:
                 shown: list[str] = []
                 try:
                     async for text in self._answer(
@@ -221,6 +225,29 @@ class ChatService:
             timings["persist"] = time.perf_counter() - mark
             timings["total"] = time.perf_counter() - started
         yield Done(outcome)
+
+    def _listing(
+        self, question: str, facts: PageFacts, retrieved: list[ScoredPassage]
+    ) -> tuple[Listed, list[ScoredPassage]] | None:
+        """What ``question`` asks the shop's range of ("What headlamps do you sell?") and the
+        records of the catalogue's products of that kind, each with its retrieval score (0 when
+        not retrieved); None when it asks no such thing or the catalogue has none of that kind."""
+        listed = asks_for_list(question)
+        records = facts.catalog.of_kind(listed.words) if listed is not None else []
+        if listed is None or not records:
+            return None
+        scores = {hit.passage.id: hit.score for hit in retrieved}
+        return listed, [ScoredPassage(r, scores.get(r.id, 0.0)) for r in records]
+
+    def _list(self, outcome: TurnOutcome, listed: Listed, records: list[ScoredPassage]) -> str:
+        """The catalogue's products of the asked kind, phrased by template, each cited."""
+        outcome.passages, outcome.composed = records, True
+        outcome.answer_policy = self._options.answer_policy
+        outcome.answered, outcome.product = True, None
+        outcome.answer = outcome.note = listing_answer(listed, [r.passage for r in records])
+        outcome.citations = cited(outcome.answer, records)
+        outcome.groundedness = groundedness(outcome.answer, records)
+        return outcome.answer
 
     async def _decline(
         self, session_id: str, question: str, screening: Screening

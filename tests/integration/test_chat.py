@@ -253,6 +253,30 @@ def test_a_detail_or_model_the_catalogue_does_not_list_is_declined_by_name(
     assert listed.declined is None and listed.evidence, listed.answer
 
 
+def test_what_the_shop_sells_of_a_kind_is_listed_from_the_catalogue(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """No one line of the pages lists the headlamps; the catalogue does, each product cited,
+    priced from its record, no model called, and nothing of it fed to a later prompt."""
+    session = new_session()
+    outcome, _ = ask(portal, stack.chat, session, "What headlamps do you sell?")
+    titles = [hit.passage.title for hit in outcome.passages]
+    assert titles == [
+        "Beacon 400 Headlamp",
+        "Beacon 700R Rechargeable Headlamp",
+        "Glow Kids' Headlamp",
+    ]
+    assert outcome.answered and outcome.composed and outcome.stats.generated_tokens == 0
+    assert outcome.answer.startswith("We sell 3 headlamps:")
+    assert "- Beacon 400 Headlamp, £39.00 [1]" in outcome.answer
+    assert {c.number for c in outcome.citations} == {1, 2, 3}
+    [turn] = portal.call(stack.chat.history, session)
+    assert turn.answer == "" and turn.shown == outcome.answer
+    # a kind the catalogue has no product of is answered as any other question
+    cards, _ = ask(portal, stack.chat, new_session(), "do u stock salomon trail shoes?")
+    assert not cards.answer.startswith(("We sell", "Yes, we sell"))
+
+
 def test_a_figure_stated_for_another_case_is_declined_with_the_line_that_states_it(
     portal: BlockingPortal, stack: Any
 ) -> None:

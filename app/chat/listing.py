@@ -1,0 +1,79 @@
+"""A question that asks what the shop sells of a kind, answered from the catalogue.
+
+"What headlamps do you sell?", "do you have any tents?", "show me your backpacks": no one line of
+the pages answers these (retrieval finds one headlamp's description and a warranty line); the
+catalogue does. The kind is the question's words once its framing and fillers are cut, and the
+products are those whose titles hold every one of them ("waterproof jackets for kids": the
+Little Fell Kids' Waterproof Jacket). A question whose kind no title holds ("do you sell gift
+cards?", "do u stock salomon trail shoes?") is no listing and is answered as any other.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.chat.evidence import stems
+from app.index.passage import Passage
+
+_SELLS = r"(?:sell|stock|have|carry|do|offer|make)"
+_YOU = r"(?:you|u|ya)"
+_ASKS = re.compile(
+    r"^\s*(?:(?:so|and|ok|okay|hi|hello|hey)\b[,!]?\s*)?(?:"
+    rf"(?:what|which)\s+(?:(?:kinds?|types?|sorts?|models?)\s+of\s+)?(?P<what>.+?)\s+"
+    rf"(?:do|can)\s+{_YOU}\s+{_SELLS}"
+    r"|(?:what|which)\s+(?P<got>.+?)\s+(?:have\s+you\s+got|are\s+(?:there|available|for\s+sale))"
+    rf"|(?P<yes>do|does)\s+{_YOU}\s+{_SELLS}\s+(?P<any>.+?)"
+    r"|(?:show|list)\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?(?P<show>.+?)"
+    r")\s*(?:at\s+all|please|then)?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+_FILLERS = frozenset("any a an the your all some other of for".split())  # noqa: SIM905
+_PRICE = re.compile(r"^Price \(GBP\):\s*(\d+(?:\.\d+)?)\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """What a listing question asks for: the kind in the shopper's words ("tents"), its word
+    stems, and whether it asked whether the shop sells them at all ("do you sell tents?")."""
+
+    kind: str
+    words: frozenset[str]
+    asks_whether: bool
+
+
+def asks_for_list(question: str) -> Listed | None:
+    """The kind of product ``question`` asks the shop's range of, if it asks that."""
+    found = _ASKS.match(question)
+    if found is None:
+        return None
+    phrase = next(g for g in ("what", "got", "any", "show") if found.group(g) is not None)
+    said = found.group(phrase).split()
+    while said and said[0].lower() in _FILLERS:  # "any tents", "your backpacks"
+        said = said[1:]
+    words = stems(" ".join(w for w in said if w.lower() not in _FILLERS))
+    if not words:
+        return None
+    return Listed(" ".join(said), words, asks_whether=found.group("yes") is not None)
+
+
+def price(record: Passage) -> str:
+    """The price a product record's passage gives, as shown ("£39.00"); "" when it gives none."""
+    found = _PRICE.search(record.text)
+    return f"£{float(found.group(1)):,.2f}" if found else ""
+
+
+def listing_answer(listed: Listed, records: Sequence[Passage]) -> str:
+    """The products of ``records`` (each cited by its number, from 1) under one line saying
+    what they are, phrased by template."""
+    one = len(records) == 1
+    plural = not one and listed.kind.split(" for ")[0].lower().endswith("s")
+    said = f"{len(records)} {listed.kind}" if plural else "one" if one else "these"
+    lead = f"{'Yes, we' if listed.asks_whether else 'We'} sell {said}"
+    items = []
+    for number, record in enumerate(records, start=1):
+        cost = price(record)
+        items.append(f"- {record.title}{f', {cost}' if cost else ''} [{number}]")
+    ask = "it" if one else "any of them"
+    return f"{lead}:\n\n" + "\n".join(items) + f"\n\nAsk me about {ask} for the details."

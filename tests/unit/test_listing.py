@@ -1,0 +1,80 @@
+"""A question that asks what the shop sells of a kind is answered with the catalogue's products."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.chat.catalog import Catalog
+from app.chat.listing import Listed, asks_for_list, listing_answer, price
+from tests.unit.passages import FOOTPRINT, JACKET, RETURNS, TENT, hit
+
+WAX = hit("Beeswax Leather Boot Wax", "Price (GBP): 9\nDescription: Wax for leather boots.")
+BOOT = hit("Scafell Mid Waterproof Walking Boot Men's", "Price (GBP): 149.00")
+POLES = hit("Striderlite Carbon Trekking Poles (pair)", "Price (GBP): 89")
+TENT_3 = hit("Stormhollow 3 Tent", "Price (GBP): 349")
+
+
+@pytest.fixture
+def catalog() -> Catalog:
+    shop = [TENT, FOOTPRINT, TENT_3, JACKET, WAX, BOOT, POLES, RETURNS]
+    return Catalog(h.passage for h in shop)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "whether"),
+    [
+        ("What headlamps do you sell?", "headlamps", False),
+        ("do you have any tents?", "tents", True),
+        ("show me your backpacks", "backpacks", False),
+        ("What sleeping bags have you got?", "sleeping bags", False),
+        ("which tents are available?", "tents", False),
+        ("Which waterproof jackets for kids do you sell?", "waterproof jackets for kids", False),
+    ],
+)
+def test_a_question_asking_the_shops_range_of_a_kind_is_a_listing(
+    question: str, kind: str, whether: bool
+) -> None:
+    listed = asks_for_list(question)
+    assert listed is not None and listed.kind == kind and listed.asks_whether is whether
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What do you sell?",
+        "Can I hire a tent from you for a weekend?",
+        "What sizes do you do the Trailrunner 5 in?",
+        "What payment methods do you accept?",
+        "How much is the Stormhollow 2 Tent?",
+    ],
+)
+def test_other_questions_are_no_listing(question: str) -> None:
+    assert asks_for_list(question) is None
+
+
+def test_a_kind_is_the_products_whose_titles_end_in_it(catalog: Catalog) -> None:
+    def titles(question: str) -> list[str]:
+        listed = asks_for_list(question)
+        assert listed is not None
+        return [p.title for p in catalog.of_kind(listed.words)]
+
+    # not the footprint (a tent's accessory), not a returns page
+    assert titles("Do you sell tents?") == ["Stormhollow 2 Tent", "Stormhollow 3 Tent"]
+    # the boot, not the boot wax; "Men's" and "(pair)" after the kind do not hide it
+    assert titles("what boots do you sell") == ["Scafell Mid Waterproof Walking Boot Men's"]
+    assert titles("do you stock trekking poles") == ["Striderlite Carbon Trekking Poles (pair)"]
+    # a kind no title holds: answered as any other question
+    assert titles("Do you have a loyalty points scheme?") == []
+    assert titles("do u stock salomon trail shoes?") == []
+
+
+def test_the_listing_names_each_product_with_its_price_and_source() -> None:
+    listed = Listed("tents", frozenset({"tent"}), asks_whether=True)
+    answer = listing_answer(listed, [TENT.passage, TENT_3.passage])
+    assert answer.startswith("Yes, we sell 2 tents:\n\n")
+    assert "- Stormhollow 2 Tent, £289.00 [1]\n- Stormhollow 3 Tent, £349.00 [2]" in answer
+    one = listing_answer(Listed("torches", frozenset({"torch"}), False), [POLES.passage])
+    assert one.startswith("We sell one:\n\n") and one.endswith("Ask me about it for the details.")
+    assert price(RETURNS.passage) == ""
+    no_price = listing_answer(listed, [RETURNS.passage])
+    assert "- Returns and refunds [1]" in no_price
