@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from app.chat.catalog import Catalog, Product
 from app.chat.conditions import other_case
 from app.chat.evidence import FIELD_NAMES, FRAMING, HOW_MUCH, Selection, plain_words, stem, stems
+from app.chat.listing import asks_for_list
 from app.chat.products import GENERIC, PRODUCT_CODE, name_words, names
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
@@ -118,6 +119,9 @@ def judge(
     for name in names_in(plain):  # a name the shop's pages mention anywhere is no unknown
         if not all(w in known or vocabulary.knows(stem(w)) for w in _WORD.findall(name.lower())):
             return Verdict(False, "unknown_name", missing=name)
+    unheard = _unheard_kind(plain, known, vocabulary)
+    if unheard:
+        return Verdict(False, "unknown_name", missing=unheard)
     if catalog is not None and product is not None:
         own_words = _asked_of(question, product)
         if _about_a_field(own_words, product, selection, passages):
@@ -269,6 +273,32 @@ def _asked_sizes(question: str) -> set[str]:
 
 def _stated_sizes(line: str) -> set[str]:
     return {re.sub(r"\s+", " ", m.group(1)).upper() for m in _STATED_SIZE.finditer(line)}
+
+
+def _unheard_kind(question: str, known: set[str], vocabulary: Vocabulary) -> str | None:
+    """A word before the kind of thing the question asks whether the shop sells or offers, when
+    the pages hold the kind but not that word, in any spelling near it ("do u stock salomon trail
+    shoes?": shoes, not salomon ones; "same-day courier delivery within Leeds"): the pages
+    cannot say the shop has that one. Names in lower case, which `names_in` does not see; a kind
+    the pages do not hold may be their synonym ("a shop in Leeds" for their store) and is left
+    to the other checks."""
+    listed = asks_for_list(question)
+    if listed is None:
+        return None
+    words = plain_words(_AFTER_KIND.sub("", listed.kind))
+
+    def heard(word: str) -> bool:
+        return word in known or vocabulary.knows(vocabulary.spelled(word))
+
+    if len(words) < 2 or not heard(words[-1]):
+        return None
+    return next((w for w in words[:-1] if w.isalpha() and not heard(w)), None)
+
+
+# What follows the kind in "same-day courier delivery within Leeds", "a shop in Manchester I …"
+_AFTER_KIND = re.compile(
+    r"\s+(?:for|in|within|with|to|from|on|at|near|that|which|i|you)\b.*$", re.I
+)
 
 
 def names_in(question: str) -> list[str]:

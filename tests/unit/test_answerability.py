@@ -53,6 +53,22 @@ def test_a_code_or_name_the_pages_never_mention_is_declined() -> None:
     assert verdict("Do you offer an NHS discount?", [RETURNS, FAQ])[:2] == (False, "unknown_name")
 
 
+def test_a_kind_asked_after_in_words_no_page_holds_is_declined_by_that_word() -> None:
+    """A brand in lower case ("salomon") escapes the capitalised names; asked whether the shop
+    stocks tents of it, pages that hold tents and not it cannot answer."""
+    asked = "do u stock salomon tents?"
+    selection = select_evidence(asked, (), [TENT], [0.0] * len(units([TENT])))
+    found = judge(asked, selection, [TENT], Vocabulary([h.passage for h in SHOP]))
+    assert (found.answerable, found.reason, found.missing) == (False, "unknown_name", "salomon")
+    # a kind the pages do not hold may be their synonym: left to the other checks
+    assert verdict("Do you sell lanterns?", [TENT])[1] != "unknown_name"
+    # the pages' own words, or a slip of them, are no unknown name
+    assert verdict("do u stock tents?", [TENT])[:2] == (True, None)
+    assert verdict("do you sell tnets?", [TENT])[:2] == (True, None)
+    # nor is such a word in a question that does not ask whether the shop has it
+    assert verdict("Is the Stormhollow 2 Tent salomon?", [TENT])[1] != "unknown_name"
+
+
 def test_a_standard_the_pages_never_state_is_declined() -> None:
     shell = hit(
         "Torridon 3L Jacket",
