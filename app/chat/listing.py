@@ -64,16 +64,25 @@ def price(record: Passage) -> str:
     return f"£{float(found.group(1)):,.2f}" if found else ""
 
 
-def listing_answer(listed: Listed, records: Sequence[Passage]) -> str:
+def listing_answer(listed: Listed, records: Sequence[Passage], *, of: int | None = None) -> str:
     """The products of ``records`` (each cited by its number, from 1) under one line saying
-    what they are, phrased by template."""
-    one = len(records) == 1
+    what they are, phrased by template; ``of``: how many the shop sells of the kind, when
+    ``records`` are only the first of them (`MAX_LISTED`)."""
+    total = len(records) if of is None else of
+    one = total == 1
     plural = not one and listed.kind.split(" for ")[0].lower().endswith("s")
-    said = f"{len(records)} {listed.kind}" if plural else "one" if one else "these"
+    said = f"{total} {listed.kind}" if plural else "one" if one else f"{total} of these"
     lead = f"{'Yes, we' if listed.asks_whether else 'We'} sell {said}"
+    if total > len(records):
+        lead += f"; the first {len(records)}"
     items = []
     for number, record in enumerate(records, start=1):
         cost = price(record)
         items.append(f"- {record.title}{f', {cost}' if cost else ''} [{number}]")
     ask = "it" if one else "any of them"
+    if total > len(records):
+        ask += ", or tell me what you need it for and I'll narrow them down"
     return f"{lead}:\n\n" + "\n".join(items) + f"\n\nAsk me about {ask} for the details."
+
+
+MAX_LISTED = 10  # a listing names at most this many products, and says how many there are

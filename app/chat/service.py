@@ -40,7 +40,7 @@ from app.chat.evidence import (
     select_evidence,
     units,
 )
-from app.chat.listing import Listed, asks_for_list, listing_answer
+from app.chat.listing import MAX_LISTED, Listed, asks_for_list, listing_answer
 from app.chat.messages import clean_message
 from app.chat.near_words import NEAR_WORD_SIMILARITY, near_question_words
 from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, ChatEvent, Delta, Done, TurnOutcome
@@ -241,12 +241,14 @@ class ChatService:
 
     def _list(self, outcome: TurnOutcome, listed: Listed, records: list[ScoredPassage]) -> str:
         """The catalogue's products of the asked kind, phrased by template, each cited."""
-        outcome.passages, outcome.composed = records, True
+        shown = records[:MAX_LISTED]
+        outcome.passages, outcome.composed = shown, True
         outcome.answer_policy = self._options.answer_policy
         outcome.answered, outcome.product = True, None
-        outcome.answer = outcome.note = listing_answer(listed, [r.passage for r in records])
-        outcome.citations = cited(outcome.answer, records)
-        outcome.groundedness = groundedness(outcome.answer, records)
+        answer = listing_answer(listed, [r.passage for r in shown], of=len(records))
+        outcome.answer = outcome.note = answer
+        outcome.citations = cited(answer, shown)
+        outcome.groundedness = groundedness(answer, shown)
         return outcome.answer
 
     async def _decline(

@@ -75,6 +75,10 @@ def test_the_listing_names_each_product_with_its_price_and_source() -> None:
     assert "- Stormhollow 2 Tent, £289.00 [1]\n- Stormhollow 3 Tent, £349.00 [2]" in answer
     one = listing_answer(Listed("torches", frozenset({"torch"}), False), [POLES.passage])
     assert one.startswith("We sell one:\n\n") and one.endswith("Ask me about it for the details.")
+    # a long range: the first of them, and how many there are
+    many = listing_answer(listed, [TENT.passage, TENT_3.passage], of=12)
+    assert many.startswith("Yes, we sell 12 tents; the first 2:\n\n")
+    assert "tell me what you need it for" in many
     assert price(RETURNS.passage) == ""
     no_price = listing_answer(listed, [RETURNS.passage])
     assert "- Returns and refunds [1]" in no_price
