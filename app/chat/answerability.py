@@ -67,7 +67,7 @@ MIN_COVERAGE = 0.3
 class Verdict:
     answerable: bool
     # why not: "unknown_code", "unknown_product", "other_product", "other_size", "other_case",
-    # "unknown_name", "not_listed", "no_match"
+    # "unknown_name", "unknown_kind", "not_listed", "no_match"
     reason: str | None = None
     partial: bool = False  # answerable, but the lines may not hold exactly what was asked
     missing: str = ""  # what was not found: the product model, the field's word, the name
@@ -120,8 +120,8 @@ def judge(
         if not all(w in known or vocabulary.knows(stem(w)) for w in _WORD.findall(name.lower())):
             return Verdict(False, "unknown_name", missing=name)
     unheard = _unheard_kind(plain, known, vocabulary)
-    if unheard:
-        return Verdict(False, "unknown_name", missing=unheard)
+    if unheard:  # no other product's lines under it: "Stock: In stock" is not a salomon's
+        return Verdict(False, "unknown_kind", missing=unheard)
     if catalog is not None and product is not None:
         own_words = _asked_of(question, product)
         if _about_a_field(own_words, product, selection, passages):

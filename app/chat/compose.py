@@ -23,6 +23,8 @@ DECLINES = {
     "({missing}), so I'd rather not guess.",
     "unknown_name": "I'm sorry, the {shop} help pages don't mention {missing}, so I'd rather not "
     "guess.",
+    "unknown_kind": "I'm sorry, the {shop} help pages don't mention {missing}, so I'd rather not "
+    "guess.",
     "unknown_code": "I'm sorry, I couldn't find that product code in the {shop} catalogue, so I'd "
     "rather not guess.",
     "unknown_product": "I'm sorry, I couldn't find the {missing} in the {shop} catalogue, so I'd "

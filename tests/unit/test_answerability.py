@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.chat.answerability import coverage, judge
 from app.chat.catalog import Catalog
+from app.chat.compose import WITH_CLOSEST_LINES, decline
 from app.chat.evidence import plain_words, select_evidence, units
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
@@ -59,7 +60,10 @@ def test_a_kind_asked_after_in_words_no_page_holds_is_declined_by_that_word() ->
     asked = "do u stock salomon tents?"
     selection = select_evidence(asked, (), [TENT], [0.0] * len(units([TENT])))
     found = judge(asked, selection, [TENT], Vocabulary([h.passage for h in SHOP]))
-    assert (found.answerable, found.reason, found.missing) == (False, "unknown_name", "salomon")
+    assert (found.answerable, found.reason, found.missing) == (False, "unknown_kind", "salomon")
+    # declined without the closest lines: another product's "Stock: In stock" is not its answer
+    assert found.reason not in WITH_CLOSEST_LINES
+    assert "don't mention salomon" in decline(found.reason, shop="Fernhill", missing="salomon")
     # a kind the pages do not hold may be their synonym: left to the other checks
     assert verdict("Do you sell lanterns?", [TENT])[1] != "unknown_name"
     # the pages' own words, or a slip of them, are no unknown name
