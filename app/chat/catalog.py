@@ -67,6 +67,9 @@ class Catalog:
         self._keys: dict[str, Product] = {}
         self._titles_by_word: dict[str, list[str]] = defaultdict(list)
         self._by_title: dict[str, Product] = {}
+        # each product's first passage, with the stems of its title's kind and of its last word
+        # (`of_kind`), worked out once
+        self._kinds: list[tuple[Passage, frozenset[str], frozenset[str]]] = []
         for passage in passages:
             if passage.kind != "product" or passage.document_id in self._documents:
                 continue
@@ -79,10 +82,8 @@ class Catalog:
                     self._keys.setdefault(key, product)
             for word in name_words(product.title):
                 self._titles_by_word[word].append(product.title)
-        self._records: dict[str, Passage] = {}  # document id → its record's first passage
-        for passage in passages:
-            if passage.kind == "product":
-                self._records.setdefault(passage.document_id, passage)
+            kind = _FOR_WHOM.sub("", product.title).split()
+            self._kinds.append((passage, stems(" ".join(kind)), stems(kind[-1] if kind else "")))
         self._words: dict[str, set[str]] = defaultdict(set)  # document id → its records' stems
         self._described: dict[str, str] = {}  # document id → the passage with its description
         # document id → (passage id, its field names' stems), in the record's order
@@ -139,14 +140,7 @@ class Catalog:
         """The first passage of each product of a kind, in the catalogue's order: its title
         holds every one of ``words`` (word stems: "tent" for "tents") and ends in one of them
         ("boots": the Ben Nevis Leather Mountain Boot, not the Beeswax Leather Boot Wax)."""
-        found = []
-        for record in self._records.values():
-            title = _FOR_WHOM.sub("", record.title)
-            said = stems(title)
-            last = title.split()[-1] if title.split() else ""
-            if words <= said and stems(last) & words:
-                found.append(record)
-        return found
+        return [record for record, said, last in self._kinds if words <= said and last & words]
 
     def holding(self, product: Product, asked: frozenset[str]) -> list[str]:
         """The ids of ``product``'s passages with a field the question asks for by name
