@@ -23,6 +23,7 @@ from itertools import pairwise
 from urllib.parse import urlsplit
 
 from app.chat.evidence import field_label, stems, units
+from app.chat.listing import picked_place
 from app.chat.products import name_words, named_titles, tokens
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
@@ -201,15 +202,21 @@ class Catalog:
         given: str | None = None,
         earlier: Sequence[str | None] = (),
         before: Sequence[str | None] = (),
+        listed: Sequence[str] = (),
     ) -> Focus | None:
-        """What the turn is about: the product the question names; else the product the page
-        gives (an unknown one is logged and ignored); else the latest of ``earlier`` (the
-        products of the conversation's earlier turns, newest first) still in the catalog; else,
-        when the question points back at one ("how heavy is it?"), the latest of ``before``
-        (those of the turns before the conversation turned to a help page's topic)."""
+        """What the turn is about: the product the question names; else the one it picks of
+        ``listed`` (the products the last answer listed, in its order: "the first one", "the
+        kids' one"); else the product the page gives (an unknown one is logged and ignored);
+        else the latest of ``earlier`` (the products of the conversation's earlier turns,
+        newest first) still in the catalog; else, when the question points back at one ("how
+        heavy is it?"), the latest of ``before`` (those of the turns before the conversation
+        turned to a help page's topic)."""
         named = self.named(question)
         if named is not None:
             return Focus(named, named=True)
+        picked = self._picked(question, [p for d in listed if (p := self.document(d))])
+        if picked is not None:
+            return Focus(picked, named=False)
         if given:
             product = self.find(given)
             if product is not None:
@@ -220,6 +227,19 @@ class Catalog:
             if product is not None:
                 return Focus(self.other_model(question, product) or product, named=False)
         return None
+
+    @staticmethod
+    def _picked(question: str, listed: list[Product]) -> Product | None:
+        """The one of ``listed`` the question picks by its place in the list, or by a word of
+        its name that none of the others has ("the kids' one", "the 700R")."""
+        place = picked_place(question, len(listed))
+        if place is not None:
+            return listed[place]
+        words = [set(tokens(p.title)) for p in listed]
+        shared = set.intersection(*words) if words else set()
+        said = set(tokens(question))
+        owning = [p for p, own in zip(listed, words, strict=True) if said & (own - shared)]
+        return owning[0] if len(owning) == 1 else None
 
     def other_model(self, question: str, product: Product) -> Product | None:
         """Another model of ``product``'s line that a short follow-up asks about by its number

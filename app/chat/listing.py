@@ -86,3 +86,32 @@ def listing_answer(listed: Listed, records: Sequence[Passage], *, of: int | None
 
 
 MAX_LISTED = 10  # a listing names at most this many products, and says how many there are
+
+_NTH = "first second third fourth fifth sixth seventh eighth ninth tenth".split()  # noqa: SIM905
+_ORDINALS = {
+    **{word: number for number, word in enumerate(_NTH, start=1)},
+    **{
+        f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}": n
+        for n in range(1, 11)
+    },
+}
+# "the first one", "the 2nd", "the last one", "number 3", "no. 2" (not "the first time")
+_PICKED = re.compile(
+    rf"\bthe\s+(?P<nth>{'|'.join(_ORDINALS)}|last)\b"
+    r"(?!\s+(?:time|day|week|month|year|night|use|wash|order)s?\b)"
+    r"|\b(?:number|no\.?|#)\s*(?P<number>[1-9]|10)\b",
+    re.IGNORECASE,
+)
+
+
+def picked_place(question: str, count: int) -> int | None:
+    """Which of ``count`` products a listing named the follow-up picks by its place ("how long
+    does the battery last on the first one?", "and number 2?"), from 0; None when it picks none
+    or one the listing did not have."""
+    found = _PICKED.search(question)
+    if found is None:
+        return None
+    nth, number = found.group("nth"), found.group("number")
+    place = count if nth and nth.lower() == "last" else _ORDINALS.get((nth or "").lower())
+    place = place or (int(number) if number else None)
+    return place - 1 if place is not None and 1 <= place <= count else None

@@ -61,6 +61,7 @@ class TurnOutcome:
     composed: bool = False
     declined: str | None = None  # why the evidence did not hold the answer ("floor", "other_size")
     product: str | None = None  # document id of the product the turn was about, if one
+    listed: tuple[str, ...] = ()  # a listing answer's products (document ids), in its order
 
     def engine_failed(self, exc: EngineUnavailableError, shown: str) -> str:
         """Turn what the shopper saw before the engine failed into an apology; returns the text

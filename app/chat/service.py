@@ -160,7 +160,10 @@ class ChatService:
             # the last turn left the product for a help page's topic: "it" may still be it
             before = [t.product for t in reversed(turns[:-1])] if last == [None] else []
             page = product or await self._store.page(session_id)
-            focus = facts.catalog.focus(question, given=page, earlier=last, before=before)
+            listed = turns[-1].listed if turns else ()
+            focus = facts.catalog.focus(
+                question, given=page, earlier=last, before=before, listed=listed
+            )
             # read with what it leaves implicit (the transcript keeps the shopper's words)
             last_question = turns[-1].question if turns else ""
             asked = read_question(question, last_question, facts.vocabulary.places)
@@ -219,6 +222,7 @@ class ChatService:
                         for c in sorted(outcome.citations, key=lambda c: c.number)
                     ),
                     answered=outcome.answered,
+                    listed=outcome.listed,
                 ),
             )
             await self._search.remember(session_id, index, vector)
@@ -245,6 +249,7 @@ class ChatService:
         outcome.passages, outcome.composed = shown, True
         outcome.answer_policy = self._options.answer_policy
         outcome.answered, outcome.product = True, None
+        outcome.listed = tuple(r.passage.document_id for r in shown)
         answer = listing_answer(listed, [r.passage for r in shown], of=len(records))
         outcome.answer = outcome.note = answer
         outcome.citations = cited(answer, shown)

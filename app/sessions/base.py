@@ -38,6 +38,8 @@ class Turn:
     # what the shopper saw under the answer, so a page that restores the conversation shows it
     sources: tuple[ShownSource, ...] = ()
     answered: bool = True  # False: declined or cut short (no sources are listed under it)
+    # the products a listing answer named, in its order: "the first one" next picks of them
+    listed: tuple[str, ...] = ()
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)
@@ -49,6 +51,7 @@ class Turn:
         left out rather than failing the conversation."""
         data = json.loads(text)
         data["passage_ids"] = tuple(data.get("passage_ids", ()))
+        data["listed"] = tuple(data.get("listed", ()))
         data["sources"] = tuple(
             ShownSource(**{k: v for k, v in source.items() if k in _SOURCE_FIELDS})
             for source in data.get("sources", ())

@@ -272,6 +272,10 @@ def test_what_the_shop_sells_of_a_kind_is_listed_from_the_catalogue(
     assert {c.number for c in outcome.citations} == {1, 2, 3}
     [turn] = portal.call(stack.chat.history, session)
     assert turn.answer == "" and turn.shown == outcome.answer
+    # a follow-up picks one of them by its place in the list
+    first, _ = ask(portal, stack.chat, session, "how long does the battery last on the first one?")
+    assert first.product == "products/electronics.json#FH-ELC-9701", first.product
+    assert first.answered and "4 h" in first.answer, first.answer
     # a kind the catalogue has no product of is answered as any other question
     cards, _ = ask(portal, stack.chat, new_session(), "do u stock salomon trail shoes?")
     assert not cards.answer.startswith(("We sell", "Yes, we sell"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.chat.catalog import Catalog
-from app.chat.listing import Listed, asks_for_list, listing_answer, price
+from app.chat.listing import Listed, asks_for_list, listing_answer, picked_place, price
 from tests.unit.passages import FOOTPRINT, JACKET, RETURNS, TENT, hit
 
 WAX = hit("Beeswax Leather Boot Wax", "Price (GBP): 9\nDescription: Wax for leather boots.")
@@ -66,6 +66,43 @@ def test_a_kind_is_the_products_whose_titles_end_in_it(catalog: Catalog) -> None
     # a kind no title holds: answered as any other question
     assert titles("Do you have a loyalty points scheme?") == []
     assert titles("do u stock salomon trail shoes?") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "place"),
+    [
+        ("how long does the battery last on the first one?", 0),
+        ("and the 2nd?", 1),
+        ("how much is the third", 2),
+        ("is the last one waterproof?", 2),
+        ("tell me about number 2", 1),
+        ("what about the fourth one?", None),  # the listing named three
+        ("can I return it after the first time I use it?", None),
+        ("is it waterproof?", None),
+    ],
+)
+def test_a_follow_up_picks_a_listed_product_by_its_place(question: str, place: int | None) -> None:
+    assert picked_place(question, 3) == place
+
+
+def test_a_follow_up_to_a_listing_is_about_the_product_it_picks(catalog: Catalog) -> None:
+    tents = [TENT.passage.document_id, TENT_3.passage.document_id]
+
+    def about(question: str, listed: list[str] = tents) -> str | None:
+        focus = catalog.focus(question, listed=listed)
+        return focus.product.title if focus is not None else None
+
+    assert about("how heavy is the second one?") == "Stormhollow 3 Tent"
+    assert about("is the first one freestanding?") == "Stormhollow 2 Tent"
+    # by a word of its name the other listed products do not have
+    assert about("does the 3 one have two doors?") == "Stormhollow 3 Tent"
+    # a word every listed product has picks none; nothing listed, nothing picked
+    assert about("how heavy is the tent?") is None
+    assert about("how heavy is the second one?", listed=[]) is None
+    # a product the question names wins over the listing
+    assert about("how heavy is the first Scafell Mid boot?") == (
+        "Scafell Mid Waterproof Walking Boot Men's"
+    )
 
 
 def test_the_listing_names_each_product_with_its_price_and_source() -> None:
