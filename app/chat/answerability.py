@@ -33,6 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.chat.asking import asking_part, told_places_matter
 from app.chat.catalog import Catalog, Product
 from app.chat.conditions import other_case
 from app.chat.evidence import FIELD_NAMES, FRAMING, HOW_MUCH, Selection, plain_words, stem, stems
@@ -110,20 +111,23 @@ def judge(
     if case:
         return Verdict(False, "other_case", missing=case)
     known = set(_WORD.findall(everything))
-    plain = PRODUCT_CODE.sub(" ", question)
+    # what the shopper tells of themselves is not asked ("I'm at uni in Sheffield."), unless it
+    # says where the thing asked about is to go ("I live in Iceland. Do you ship there?")
+    asking = asking_part(question)
+    plain = PRODUCT_CODE.sub(" ", question if told_places_matter(question) else asking)
     standard = unknown_standard(plain, everything, vocabulary)
     if standard:
         return Verdict(False, "unknown_name", missing=standard)
     for place, _ in vocabulary.places.resolved(plain):  # named by its region (the reading's)
         plain = plain.replace(place, " ")
     for name in names_in(plain):  # a name the shop's pages mention anywhere is no unknown
-        if not all(w in known or vocabulary.knows(stem(w)) for w in _WORD.findall(name.lower())):
+        if not all(w in known or vocabulary.holds(w) for w in _WORD.findall(name.lower())):
             return Verdict(False, "unknown_name", missing=name)
     unheard = _unheard_kind(plain, known, vocabulary)
     if unheard:  # no other product's lines under it: "Stock: In stock" is not a salomon's
         return Verdict(False, "unknown_kind", missing=unheard)
     if catalog is not None and product is not None:
-        own_words = _asked_of(question, product)
+        own_words = _asked_of(asking, product)
         if _about_a_field(own_words, product, selection, passages):
             unlisted = catalog.unlisted(product, sorted(own_words - _not_records(passages)))
             if unlisted:
@@ -133,9 +137,9 @@ def judge(
         return Verdict(False, "other_product", missing=other.title)
     if asks_price(question) and not any(_MONEY.search(e.text) for e in selection.shown):
         return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
-    held = coverage(question, selection, vocabulary, near=near)
+    held = coverage(asking, selection, vocabulary, near=near)
     if held < min_coverage and earlier:
-        held = max(held, coverage(f"{earlier} {question}", selection, vocabulary, near=near))
+        held = max(held, coverage(f"{earlier} {asking}", selection, vocabulary, near=near))
     if held < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)

@@ -79,6 +79,7 @@ def other_case(
         _another_alternative(question, line, siblings, named)
         or _another_scope(question, line)
         or _negated_condition(question, line)
+        or _another_quantity(question, line, named)
     )
 
 
@@ -128,6 +129,41 @@ def _negated_condition(question: str, line: str) -> str | None:
         if any(_stated_unnegated(run, said) for run in _runs(_words(match.group(1)))):
             return match.group(0)
     return None
+
+
+# a quantity the question sets as its condition: "with a 10w charger", "at 3,000 m", "on a 230g
+# canister"; the same unit in the line: "(20 W)", "with a 20 W USB-C charger"
+_UNIT = r"(w|kw|g|kg|ml|l|litres?|mah|lm|lumens?|cm|mm|m|°c)\b"
+_SET_QUANTITY = re.compile(
+    r"\b(?:with|using|on|at|from)\s+(?:an?\s+|the\s+)?(\d[\d,]*(?:\.\d+)?)\s?" + _UNIT, re.I
+)
+_QUANTITY = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s?" + _UNIT, re.I)
+
+
+def _another_quantity(question: str, line: str, named: frozenset[str]) -> str | None:
+    """A quantity the question sets as its condition ("with a 10w charger") when the line
+    states the figure with another quantity of that unit ("with a 20 W USB-C charger") and not
+    the asked one; a number of the product's name is no condition."""
+    stated: dict[str, set[float]] = {}
+    for number, unit in _QUANTITY.findall(line):
+        stated.setdefault(_unit(unit), set()).add(_number(number))
+    for match in _SET_QUANTITY.finditer(question):
+        number, unit = match.groups()
+        if number.replace(",", "") in named:
+            continue
+        found = stated.get(_unit(unit))
+        if found and _number(number) not in found:
+            return match.group(0)
+    return None
+
+
+def _unit(unit: str) -> str:
+    unit = unit.lower()
+    return "l" if unit.startswith("litre") else "lm" if unit.startswith("lumen") else unit
+
+
+def _number(number: str) -> float:
+    return float(number.replace(",", ""))
 
 
 def _runs(words: list[str]) -> Iterator[list[str]]:

@@ -44,6 +44,11 @@ class Vocabulary:
         """Whether any passage holds ``stem``."""
         return stem in self._counts
 
+    def holds(self, word: str) -> bool:
+        """Whether the pages hold ``word`` itself (or it without a plural's "s"): a name is
+        known by its whole spelling, not its stem ("Clearpay" is no "ClearFlow")."""
+        return word in self._words or (word.endswith("s") and word[:-1] in self._words)
+
     def spelled(self, word: str) -> str:
         """The stem of ``word`` as the shop's pages spell it: its own when the pages hold it or
         the word itself; else, for a word its stem cuts ("retrun"), the stem of the words a

@@ -40,13 +40,18 @@ def question_parts(question: str) -> list[str]:
     return parts
 
 
+def opens_question(text: str) -> bool:
+    """Whether ``text`` opens as a question does ("can I", "what's", not "can't pay")."""
+    return bool(_OPENS_QUESTION.match(text.lstrip()))
+
+
 def asked_questions(question: str) -> list[str]:
     """The questions of a message that asks more than one, each opening as a question does
     ("Which pack will the tent fit in, and how long is that pack's warranty?"); [] for a
     message that asks one, or tells something first ("I'm a Gold member, can I get more
     time?")."""
     parts = question_parts(question)
-    if len(parts) < 2 or not all(_OPENS_QUESTION.match(p) for p in parts):
+    if len(parts) < 2 or not all(opens_question(p) for p in parts):
         return []
     return parts
 

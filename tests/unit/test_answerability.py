@@ -111,6 +111,26 @@ def test_a_name_the_shop_mentions_elsewhere_is_no_unknown() -> None:
     assert verdict(question, [RETURNS])[:2] == (False, "unknown_name")
 
 
+def test_a_name_is_known_by_its_whole_spelling_not_its_stem() -> None:
+    # "Clearpay" cut to its stem is "clear", which the pages hold in other words
+    clear = hit("Care", "Keep the filter clear of sand.", kind="policy")
+    shop = [*SHOP, clear]
+    assert verdict("Can I pay with Clearpay?", [RETURNS, FAQ], shop=shop)[:2] == (
+        False,
+        "unknown_name",
+    )
+    assert verdict("Do you deliver to Northern Ireland?", [RETURNS], shop=shop)[:2] == (True, None)
+
+
+def test_what_the_shopper_tells_of_themselves_is_not_asked() -> None:
+    told = "I'm at uni in Manchester. Can I return a tent that was pitched outdoors?"
+    assert verdict(told, [RETURNS])[:2] == (True, None)
+    # the same place asked about is unknown; and told of, where the question sends something
+    assert verdict("Do you have a shop in Manchester?", [RETURNS])[:2] == (False, "unknown_name")
+    where = "I live in Manchester. Do you deliver there?"
+    assert verdict(where, [RETURNS])[:2] == (False, "unknown_name")
+
+
 def test_evidence_without_the_questions_telling_words_is_partial() -> None:
     assert verdict("can i hire kayaks", [RETURNS]) == (True, None, True)
     # "tent" is held, but the telling "hire" is not: the closest lines are shown as such

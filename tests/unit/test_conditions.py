@@ -59,3 +59,19 @@ def test_a_condition_the_question_excludes() -> None:
     # the line states the same exclusion: no other case
     boots = "Returns: 30 days for boots not worn outdoors, 2 pairs max"
     assert other_case("Can I return boots if they're not worn outdoors?", boots, SIBLINGS) is None
+
+
+def test_a_quantity_the_question_sets_against_another_the_line_states() -> None:
+    line = "Recharge time: About 3.5 hours with a 20 W USB-C charger"
+    assert other_case("how long to charge it with a 10w charger", line, SIBLINGS) == "with a 10w"
+    assert other_case("how long to charge it with a 20W charger?", line, SIBLINGS) is None
+    # a quantity of another unit, or none stated, is no other case
+    assert other_case("how long with a 230 g canister?", line, SIBLINGS) is None
+    assert other_case("how long does it take to boil at 3,000 m?", line, SIBLINGS) is None
+    # nor a number of the product's name
+    burn = "Burn time: About 60 minutes (230 g canister)"
+    named = frozenset({"450"})
+    assert (
+        other_case("how long will it burn on the 450 g canister?", burn, SIBLINGS, named=named)
+        is None
+    )

@@ -1,0 +1,38 @@
+"""The part of a message that asks, apart from what the shopper tells of themselves."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.chat.asking import asking_part, told_places_matter
+
+
+@pytest.mark.parametrize(
+    ("message", "asking"),
+    [
+        (
+            "I'm going backpacking in Snowdonia next month. What does the Stormhollow 2 weigh?",
+            "What does the Stormhollow 2 weigh?",
+        ),
+        ("Do you do a student discount? I'm at uni in Sheffield.", "Do you do a student discount?"),
+        # a request without a question's form asks too
+        (
+            "What is the sock made of? I want to know how much is wool.",
+            "What is the sock made of? I want to know how much is wool.",
+        ),
+        # every sentence asks, or none does: the message as it is
+        ("Can I return it? How long do I have?", "Can I return it? How long do I have?"),
+        ("I'd like the tent's weight.", "I'd like the tent's weight."),
+        ("how heavy is the tent", "how heavy is the tent"),
+    ],
+)
+def test_the_asking_sentences_are_apart_from_what_the_shopper_tells(
+    message: str, asking: str
+) -> None:
+    assert asking_part(message) == asking
+
+
+def test_a_place_told_of_matters_when_the_question_is_about_getting_it_there() -> None:
+    assert told_places_matter("I live in Iceland. Do you ship there?")
+    assert told_places_matter("I'm in Oslo. How much is delivery?")
+    assert not told_places_matter("I'm at uni in Sheffield. Do you do a student discount?")
