@@ -137,9 +137,11 @@ def judge(
         return Verdict(False, "other_product", missing=other.title)
     if asks_price(question) and not any(_MONEY.search(e.text) for e in selection.shown):
         return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
-    held = coverage(asking, selection, vocabulary, near=near)
+    # the asking sentences, or the whole message: what the shopper tells may be what the lines
+    # are about ("My parcel says delivered but it isn't here. What do I do?")
+    held = max(coverage(q, selection, vocabulary, near=near) for q in {asking, question})
     if held < min_coverage and earlier:
-        held = max(held, coverage(f"{earlier} {asking}", selection, vocabulary, near=near))
+        held = max(held, coverage(f"{earlier} {question}", selection, vocabulary, near=near))
     if held < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)

@@ -129,6 +129,9 @@ def test_what_the_shopper_tells_of_themselves_is_not_asked() -> None:
     assert verdict("Do you have a shop in Manchester?", [RETURNS])[:2] == (False, "unknown_name")
     where = "I live in Manchester. Do you deliver there?"
     assert verdict(where, [RETURNS])[:2] == (False, "unknown_name")
+    # what the shopper tells may be what the lines are about: the message is read whole too
+    told = "I pitched my tent outdoors once. Will you take it back?"
+    assert verdict(told, [RETURNS]) == (True, None, False)
 
 
 def test_evidence_without_the_questions_telling_words_is_partial() -> None:
