@@ -81,10 +81,15 @@ class TurnSearch:
             first = facts.catalog.holding(focus.product, asked)[:2]
         elif focus is None:  # "What is your warranty?": the Warranty page's introduction
             first = facts.pages.introducing(asked)
+        named = focus.product.title if focus is not None and focus.named else None
         if len(searches) == 1:
-            retrieval = self._retriever.search(queries, texts, prefer=page, first=first)
+            retrieval = self._retriever.search(
+                queries, texts, prefer=page, first=first, named=named
+            )
         else:
-            retrieval = self._retriever.search_parts(searches, prefer=page, first=first)
+            retrieval = self._retriever.search_parts(
+                searches, prefer=page, first=first, named=named
+            )
         timings["search"] = time.perf_counter() - mark
         return vector, queries[1] if previous else vector, retrieval
 

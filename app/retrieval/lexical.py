@@ -15,10 +15,11 @@ import numpy as np
 from scipy import sparse
 
 from app.index.passage import Passage
-from app.retrieval.terms import identifiers, index_terms
+from app.retrieval.terms import identifiers, index_terms, name_phrases
 
 K1 = 1.2
 B = 0.75
+MAX_NAMED = 5  # a name held by more passages than this is no telling match
 
 
 class LexicalIndex:
@@ -70,6 +71,20 @@ class LexicalIndex:
             candidates = candidates[np.argpartition(-scores[candidates], k - 1)[:k]]
         ordered = candidates[np.argsort(-scores[candidates], kind="stable")]
         return [(int(i), float(scores[i])) for i in ordered]
+
+    def name_matches(self, query: str) -> set[int]:
+        """Rows of the passages that hold every word of a name the query gives ("American
+        Express", "Apple Pay"), when few enough do that the name is telling (`MAX_NAMED`):
+        the shopper asked after something the pages name, however its words embed."""
+        rows: set[int] = set()
+        for name in name_phrases(query):
+            columns = [self._vocabulary.get(t) for t in index_terms(name)]
+            if not columns or None in columns:
+                continue
+            holding = set.intersection(*(set(self._weights[:, c].indices) for c in columns))
+            if len(holding) <= MAX_NAMED:
+                rows |= {int(r) for r in holding}
+        return rows
 
     def identifier_matches(self, query: str) -> set[int]:
         """Rows of passages about a product code or model number the query names exactly.

@@ -7,7 +7,10 @@ every text a ranking by BM25; the rankings are fused with reciprocal-rank fusion
 score calibration between the two kinds. Cosine stays the passage's score: it is what the
 relevance floor judges and what staff see, so a lexical match on a common word cannot drag in an
 unrelated passage. A passage that names a product code the shopper typed is kept whatever its
-cosine; another section of the page the best passage is on, a little under the floor.
+cosine, and so is one of the few that hold a name of several words the shopper gave ("American
+Express": it embeds far from "Do you take American Express?"); another section of the page the
+best passage is on, a little under the floor. The passages of a product the question names fill
+the places the floor leaves: the shopper named something the shop sells.
 
 A shop page can give the product the shopper is looking at: its passages (every passage titled
 with its name) are then ranked first, the best of them up to half the passages returned, and
@@ -89,17 +92,22 @@ class Retriever:
         served: ServedIndex | None = None,
         prefer: str | None = None,
         first: Sequence[str] = (),
+        named: str | None = None,
     ) -> Retrieval:
         """Top passages for the query vectors and texts; ``texts[0]`` is the question itself.
         ``top_k`` asks for another number of passages than the configured one, for this call;
         ``prefer`` is the title of the product the shopper's page shows; ``first`` the ids of
-        passages the caller knows hold what was asked (the product's "Price" line), put first."""
+        passages the caller knows hold what was asked (the product's "Price" line), put first;
+        ``named`` the title of the product the question names, whose passages are kept in their
+        ranked place whatever their cosine (the shopper named something the shop sells)."""
         top_k = top_k or self._top_k
         depth = self._depth or max(RANKED if self._ranker else 20, top_k * 4)
         served = served or self._index.current()
         given = [row for i in first if (row := served.row_of(i)) is not None]
         own = {*(served.rows_titled(prefer) if prefer else ()), *given}
-        ranked, best = self.candidates(served, queries, texts, depth, also=own)
+        its = set(served.rows_titled(named)) if named else set()
+        names = served.lexical.name_matches(texts[0]) if texts else set()
+        ranked, best = self.candidates(served, queries, texts, depth, also=own | its | names)
         if self._ranker is not None and texts:
             ranked = self._ranker.reorder(texts[0], ranked[:RANKED]) + ranked[RANKED:]
         if own:
@@ -110,14 +118,18 @@ class Retriever:
             placed = {c.row for c in front}
             ranked = front + [c for c in ranked if c.row not in placed]
         page = _best_page(ranked, self._floor)
-        kept = [
-            ScoredPassage(c.passage, c.cosine)
+        passing = [
+            c
             for c in ranked
             if c.cosine >= self._floor
             or c.exact
             or c.row in own
+            or c.row in names
             or (c.passage.document_id == page and c.cosine >= self._floor - SECTION_MARGIN)
-        ][:top_k]
+        ]
+        # the named product's passages under the floor fill the places the others leave
+        passing += [c for c in ranked if c.row in its and c not in passing]
+        kept = [ScoredPassage(c.passage, c.cosine) for c in passing[:top_k]]
         exact = any(c.exact for c in ranked)
         return Retrieval(kept, best, served.version.id, exact)
 
@@ -127,6 +139,7 @@ class Retriever:
         *,
         prefer: str | None = None,
         first: Sequence[str] = (),
+        named: str | None = None,
     ) -> Retrieval:
         """One retrieval for a question in parts ("will it fit in the Ridgeline 65+10, and how
         long is its warranty?"): each part searched on its own, in the same index version, and
@@ -141,6 +154,13 @@ class Retriever:
             for retrieval in found:
                 if rank < len(retrieval.passages) and len(merged) < self._top_k:
                     hit = retrieval.passages[rank]
+                    merged.setdefault(hit.passage.id, hit)
+        if named and len(merged) < self._top_k:  # the named product's passages fill the rest
+            whole = self.search(
+                *searches[0], served=served, prefer=prefer, first=first, named=named
+            )
+            for hit in whole.passages:
+                if len(merged) < self._top_k:
                     merged.setdefault(hit.passage.id, hit)
         return Retrieval(
             list(merged.values()),

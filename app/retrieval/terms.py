@@ -60,3 +60,13 @@ def _fold(word: str) -> str:
         if word.endswith("s") and not word.endswith(("ss", "us", "is")):
             return word[:-1]
     return word
+
+
+# A name of two or more capitalised words, not opening the sentence: "American Express",
+# "Apple Pay", "Leeds Collection Point", "Click & Collect"
+_NAME_RUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w']+(?:\s+(?:&\s+)?[A-Z][\w']+)+)")
+
+
+def name_phrases(text: str) -> list[str]:
+    """The names of two or more capitalised words that ``text`` gives after its first word."""
+    return _NAME_RUN.findall(text.strip())

@@ -281,6 +281,21 @@ def test_what_the_shop_sells_of_a_kind_is_listed_from_the_catalogue(
     assert not cards.answer.startswith(("We sell", "Yes, we sell"))
 
 
+def test_a_named_product_or_a_name_the_pages_hold_is_answered_under_the_floor(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Both embed under the relevance floor: the shopper named something the shop's pages
+    name (a product it sells, a card it takes), so the pages are searched for it, not declined
+    as nothing found."""
+    load, _ = ask(
+        portal, stack.chat, new_session(),
+        "What's the maximum load you recommend for the Ridgeline 65+10?",
+    )  # fmt: skip
+    assert load.answered and "22 kg" in load.answer, load.answer
+    amex, _ = ask(portal, stack.chat, new_session(), "Do you take American Express?")
+    assert amex.answered and "American Express" in amex.answer, amex.answer
+
+
 def test_a_figure_stated_for_another_case_is_declined_with_the_line_that_states_it(
     portal: BlockingPortal, stack: Any
 ) -> None:

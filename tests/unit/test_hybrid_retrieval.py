@@ -143,6 +143,31 @@ def test_the_pages_product_is_ranked_first_and_kept_below_the_floor() -> None:
     assert [h.passage.id for h in unknown.passages] == ["p2"]
 
 
+def test_the_named_products_passages_fill_the_places_the_floor_leaves() -> None:
+    retriever = Retriever(Fixed(), top_k=3, floor=0.5, lexical_weight=1.0)
+    returns = np.array([0, 0, 1, 0], dtype=np.float32)  # dense: only the returns page clears it
+    asked = "what is the burn time of the gas canister?"
+    named = retriever.search([returns], [asked], named="Fernhill 230 g Gas Canister")
+    # the page over the floor keeps its place; the canister, under it, comes after
+    assert [h.passage.id for h in named.passages] == ["p2", "p1"]
+    assert [h.passage.id for h in retriever.search([returns], [asked]).passages] == ["p2"]
+
+
+def test_a_name_few_passages_hold_survives_the_floor() -> None:
+    payments = passage(
+        3, "Payments", "We accept Visa, Mastercard and American Express.", kind="policy"
+    )
+    assert LexicalIndex([*PASSAGES, payments]).name_matches("Do you take American Express?") == {3}
+    assert LexicalIndex([*PASSAGES, payments]).name_matches("do you take american express") == set()
+    # a name too many passages hold tells nothing
+    many = [passage(10 + i, "Page", "Pay by American Express.", kind="policy") for i in range(6)]
+    assert LexicalIndex([*PASSAGES, *many]).name_matches("Do you take American Express?") == set()
+    # a name the pages do not hold whole finds nothing
+    assert (
+        LexicalIndex([*PASSAGES, payments]).name_matches("Do you take American Airlines?") == set()
+    )
+
+
 def test_a_follow_up_asking_the_last_question_of_something_else_is_read_as_it() -> None:
     last = "What's the warranty on sleeping bags?"
     assert (
