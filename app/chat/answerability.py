@@ -36,7 +36,18 @@ from dataclasses import dataclass
 from app.chat.asking import asking_part, told_places_matter
 from app.chat.catalog import Catalog, Product
 from app.chat.conditions import other_case
-from app.chat.evidence import FIELD_NAMES, FRAMING, HOW_MUCH, Selection, plain_words, stem, stems
+from app.chat.evidence import (
+    FIELD_NAMES,
+    FRAMING,
+    HOW_MUCH,
+    Selection,
+    asked_stems,
+    field_label,
+    plain_words,
+    stem,
+    stems,
+    units,
+)
 from app.chat.listing import asks_for_list
 from app.chat.products import GENERIC, PRODUCT_CODE, name_words, names
 from app.chat.vocabulary import Vocabulary
@@ -47,9 +58,17 @@ _SIZE = re.compile(
     r"\b(?:(?:size|in)\s+(XXS|XS|S|M|L|XL|XXL|XXXL|\d{1,2}(?:\.5)?)\b"
     r"|(UK|EU|US)\s?(\d{1,2}(?:\.5)?)\b|(XXS|XS|XL|XXL|XXXL)\b)",
 )
-_STATED_SIZE = re.compile(
-    r"\((?:[^)]*?\b)?(?:size\s+)?(XXS|XS|S|M|L|XL|XXL|XXXL|(?:UK|EU|US)\s?\d{1,2}(?:\.5)?)\b"
+# "in the long size", "in Long?": a sleeping bag's or a mat's length
+_LENGTH = re.compile(
+    r"\bin\s+(?:the\s+|a\s+)?(regular|long|short)"
+    r"(?=\s+(?:size|length|version|one)\b|\s*[?.!,]|\s*$)",
+    re.IGNORECASE,
 )
+_STATED_SIZE = re.compile(
+    r"\((?:[^)]*?\b)?(?:size\s+)?"
+    r"(XXS|XS|S|M|L|XL|XXL|XXXL|Regular|Long|Short|(?:UK|EU|US)\s?\d{1,2}(?:\.5)?)\b"
+)
+_SIZES_FIELD = stems("Sizes")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+|[A-Z]{2,})\b")
 # Capitalised words that are no name: the shop's own vocabulary and a sentence's I.
 _NOT_NAMES = frozenset(
@@ -106,6 +125,21 @@ def judge(
         stated = {s for line in selection.lines for s in _stated_sizes(line.text)}
         if stated and not stated & asked:
             return Verdict(False, "other_size")
+        # the field asked for is stated for another size, though the chosen line names the
+        # asked one ("weigh in UK 11?": "Weight: 275 g per shoe (UK 8)", not "Sizes: … UK 11")
+        fields = asked_stems(question)
+        given = {
+            s
+            for unit in units(passages)
+            if field_label(unit.text) & fields
+            for s in _stated_sizes(unit.text)
+        }
+        if given and not given & asked:
+            return Verdict(False, "other_size")
+        # a size the product's record does not list ("the Fellsman in the long size": Regular)
+        listed = catalog.sizes(product) if catalog is not None and product is not None else None
+        if listed and not listed & asked:
+            return Verdict(False, "other_size", missing=sorted(asked)[0])
     named = _named(selection.product or "")
     case = other_case(question, selection.lines[0].text, vocabulary.alternatives, named=named)
     if case:
@@ -267,7 +301,7 @@ def _not_records(passages: Sequence[ScoredPassage]) -> frozenset[str]:
 
 
 def _asked_sizes(question: str) -> set[str]:
-    found = set()
+    found = {m.group(1).upper() for m in _LENGTH.finditer(question)}
     for match in _SIZE.finditer(question):
         letter, system, number, bare = match.groups()
         if system:

@@ -37,6 +37,7 @@ _OTHER_MODEL = re.compile(r"\bthe\s+(\d[\w+.]*)(?:\s+(?:one|model|version))?\W*$
 # A question that points back at something named before: "how heavy is it?", "do they fit?"
 _POINTS_BACK = re.compile(r"\b(?:it|its|it's|this|these|those|they|them|their)\b", re.IGNORECASE)
 _DESCRIPTION = re.compile(r"^Description: ", re.MULTILINE)
+_SIZES = re.compile(r"^Sizes: (.+)$", re.MULTILINE)
 # What a title says after the product's kind: "… Walking Boot Men's", "… Poles (pair)"
 _FOR_WHOM = re.compile(r"(?:\s+(?:\([^)]*\)|Men's|Women's|Kids'))+\s*$", re.IGNORECASE)
 # A field is one the shop lists for its products when this many records give it.
@@ -89,6 +90,7 @@ class Catalog:
         self._described: dict[str, str] = {}  # document id → the passage with its description
         # document id → (passage id, its field names' stems), in the record's order
         self._labelled: dict[str, list[tuple[str, frozenset[str]]]] = defaultdict(list)
+        self._sizes: dict[str, frozenset[str]] = {}  # document id → the sizes its record lists
         for passage in passages:
             if passage.kind != "product":
                 continue
@@ -99,6 +101,9 @@ class Catalog:
             for unit in units([ScoredPassage(passage, 0.0)]):
                 labels |= field_label(unit.text)
             self._labelled[passage.document_id].append((passage.id, frozenset(labels)))
+            listed = _SIZES.search(passage.text)
+            if listed:
+                self._sizes.setdefault(passage.document_id, _sizes(listed.group(1)))
         # a field name's stem → how many products list a field named with it
         self._fields = Counter(
             word
@@ -120,6 +125,12 @@ class Catalog:
             or self._keys.get(_page(reference))
             or self._by_title.get(reference)
         )
+
+    def sizes(self, product: Product) -> frozenset[str]:
+        """The sizes ``product``'s record lists, upper case ("XL", "UK 11", "REGULAR"); empty
+        when it lists none, or lists ranges ("M (UK 6–8.5)", "3–4 years") that a size asked
+        in other terms may fall in."""
+        return self._sizes.get(product.document_id, frozenset())
 
     def document(self, document_id: str) -> Product | None:
         return self._documents.get(document_id)
@@ -257,6 +268,14 @@ class Catalog:
         line, kind = own[models[0] - 1], set(own[models[0] + 1 :])
         sold = [t for t in self._titles_by_word.get(line, ()) if {number, *kind} <= set(tokens(t))]
         return self._by_title[sold[0]] if len(sold) == 1 else None
+
+
+def _sizes(listed: str) -> frozenset[str]:
+    """The sizes of a record's "Sizes:" value, upper case; none when one is a range."""
+    sizes = [re.sub(r"\s+", " ", size.strip()).upper() for size in re.split(r"[;,]", listed)]
+    if any(not size or re.search(r"[(–-]|\d\s*(?:CM|ML)\b", size) for size in sizes):
+        return frozenset()
+    return frozenset(sizes)
 
 
 def _page(url: str) -> str:

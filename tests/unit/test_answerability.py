@@ -334,3 +334,43 @@ def test_a_price_question_answered_by_a_line_without_an_amount_is_partial() -> N
     assert verdict("Is there a fee for Click & Collect?", [free])[2] is False
     match = hit("Prices", "We match the price of another UK retailer.", kind="policy")
     assert verdict("Will you price match another retailer?", [match])[2] is False
+
+
+SHOE = hit(
+    "Trailrunner 5 Trail Shoe",
+    "SKU: FH-SHO-1202\nSizes: UK 6; UK 8; UK 11\nSpecs: Weight: 275 g per shoe (UK 8); Drop: 6 mm",
+    doc="products/footwear.csv#FH-SHO-1202",
+)
+BAG = hit(
+    "Fellsman Synthetic Sleeping Bag",
+    "SKU: FH-SLB-8020\nSizes: Regular\nSpecs: Weight: 1,550 g; Comfort: 5°C",
+    doc="products/catalog.jsonl#FH-SLB-8020",
+)
+SOCK = hit(
+    "Merino Hiker Sock",
+    "SKU: FH-SCK-1301\nSizes: S (UK 3–5.5); M (UK 6–8.5); L (UK 9–11.5)\nSpecs: Weight: 70 g",
+    doc="products/catalog.jsonl#FH-SCK-1301",
+)
+
+
+def sized(question: str, record: ScoredPassage) -> tuple[bool, str | None]:
+    catalog = Catalog(h.passage for h in [SHOE, BAG, SOCK, *SHOP])
+    similarity = [0.0] * len(units([record]))
+    selection = select_evidence(question, (), [record], similarity)
+    vocabulary = Vocabulary([h.passage for h in [SHOE, BAG, SOCK, *SHOP]])
+    product = catalog.titled(record.passage.title)
+    found = judge(question, selection, [record], vocabulary, catalog=catalog, product=product)
+    return found.answerable, found.reason
+
+
+def test_the_field_asked_for_stated_for_another_size_is_declined() -> None:
+    # "UK 11" is on the Sizes line; the weight is published for UK 8
+    assert sized("How much does the Trailrunner 5 weigh in UK 11?", SHOE) == (False, "other_size")
+    assert sized("How much does the Trailrunner 5 weigh in UK 8?", SHOE) == (True, None)
+
+
+def test_a_size_the_record_does_not_list_is_declined() -> None:
+    assert sized("how heavy is the fellsman in the long size", BAG) == (False, "other_size")
+    assert sized("how heavy is the fellsman in the regular size?", BAG) == (True, None)
+    # sizes listed as ranges may hold a size asked in other terms: not judged by the list
+    assert sized("How much does the Merino Hiker Sock weigh in UK 9?", SOCK)[1] != "other_size"
