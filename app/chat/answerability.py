@@ -160,12 +160,13 @@ def judge(
     unheard = _unheard_kind(plain, known, vocabulary)
     if unheard:  # no other product's lines under it: "Stock: In stock" is not a salomon's
         return Verdict(False, "unknown_kind", missing=unheard)
-    if catalog is not None and product is not None:
-        own_words = _asked_of(asking, product)
-        if _about_a_field(own_words, product, selection, passages):
-            unlisted = catalog.unlisted(product, sorted(own_words - _not_records(passages)))
-            if unlisted:
-                return Verdict(False, "not_listed", missing=unlisted[0])
+    if catalog is not None:
+        # the product asked about, or each cut the question names alike ("the scafell mid
+        # boots": the men's and the women's); a field none of them lists is not listed
+        asked_of = [product] if product is not None else catalog.cuts_named(question)
+        missing = [_unlisted(asking, p, selection, passages, catalog) for p in asked_of]
+        if missing and all(missing):
+            return Verdict(False, "not_listed", missing=missing[0])
     other = _another_products_line(question, selection, passages, catalog)
     if other is not None:
         return Verdict(False, "other_product", missing=other.title)
@@ -269,6 +270,23 @@ def _asked_of(question: str, product: Product) -> frozenset[str]:
     """The question's own word stems, not the product's name nor its category."""
     plain = PRODUCT_CODE.sub(" ", question)
     return frozenset(stem(w) for w in plain_words(plain)) - stems(product.title) - _GENERIC
+
+
+def _unlisted(
+    question: str,
+    product: Product,
+    selection: Selection,
+    passages: Sequence[ScoredPassage],
+    catalog: Catalog,
+) -> str:
+    """The question's word naming a field the shop lists for other products but not in
+    ``product``'s record, when the question asks for a detail the chosen lines do not give;
+    "" otherwise."""
+    own_words = _asked_of(question, product)
+    if not _about_a_field(own_words, product, selection, passages):
+        return ""
+    unlisted = catalog.unlisted(product, sorted(own_words - _not_records(passages)))
+    return unlisted[0] if unlisted else ""
 
 
 def _about_a_field(

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from app.chat.evidence import field_label, stems, units
 from app.chat.listing import picked_place
-from app.chat.products import name_words, named_titles, tokens
+from app.chat.products import cuts, name_words, named_titles, tokens
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import identifiers
@@ -125,6 +125,14 @@ class Catalog:
             or self._keys.get(_page(reference))
             or self._by_title.get(reference)
         )
+
+    def cuts_named(self, text: str) -> list[Product]:
+        """The cuts of one product ``text`` names alike ("the Scafell Mid boots": the men's and
+        the women's), when it names no one product; [] otherwise."""
+        said = set(tokens(text))
+        titles = [t for word in said for t in self._titles_by_word.get(word, ())]
+        named = named_titles(text, titles)
+        return [self._by_title[t] for t in named] if cuts(named) else []
 
     def sizes(self, product: Product) -> frozenset[str]:
         """The sizes ``product``'s record lists, upper case ("XL", "UK 11", "REGULAR"); empty
