@@ -374,3 +374,34 @@ def test_a_size_the_record_does_not_list_is_declined() -> None:
     assert sized("how heavy is the fellsman in the regular size?", BAG) == (True, None)
     # sizes listed as ranges may hold a size asked in other terms: not judged by the list
     assert sized("How much does the Merino Hiker Sock weigh in UK 9?", SOCK)[1] != "other_size"
+
+
+def test_a_field_no_cut_of_the_named_product_lists_is_declined() -> None:
+    boots = [
+        hit(f"Scafell Mid Walking Boot {cut}", "SKU: x\nSpecs: Weight: 600 g; Waterproof: Yes",
+            doc=f"products/catalog.jsonl#FH-BOOT-{cut}")
+        for cut in ("Men's", "Women's")
+    ]  # fmt: skip
+    shells = [
+        hit(
+            name,
+            f"SKU: x\nSpecs: Hydrostatic head: {head} mm; Weight: 400 g",
+            doc=f"products/c.jsonl#{name}",
+        )
+        for name, head in (("Torridon Jacket", "20,000"), ("Skiddaw Jacket", "10,000"))
+    ]
+    shop = [*boots, *shells]
+    catalog = Catalog(h.passage for h in shop)
+    assert [p.title for p in catalog.cuts_named("the scafell mid boots")] == [
+        "Scafell Mid Walking Boot Men's",
+        "Scafell Mid Walking Boot Women's",
+    ]
+
+    def judged(question: str) -> tuple[bool, str | None]:
+        selection = select_evidence(question, (), boots, [0.0] * len(units(boots)))
+        vocabulary = Vocabulary([h.passage for h in shop])
+        found = judge(question, selection, boots, vocabulary, catalog=catalog)
+        return found.answerable, found.reason
+
+    assert judged("whats the hydrostatic head on the scafell mid boots") == (False, "not_listed")
+    assert judged("how much do the scafell mid boots weigh?") == (True, None)
