@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from urllib.parse import urlsplit
 
-from app.chat.evidence import field_label, stems, units
+from app.chat.evidence import FOR_WHOM, field_label, stems, units
 from app.chat.listing import picked_place
 from app.chat.products import cuts, name_words, named_titles, tokens
 from app.index.passage import Passage
@@ -38,8 +38,6 @@ _OTHER_MODEL = re.compile(r"\bthe\s+(\d[\w+.]*)(?:\s+(?:one|model|version))?\W*$
 _POINTS_BACK = re.compile(r"\b(?:it|its|it's|this|these|those|they|them|their)\b", re.IGNORECASE)
 _DESCRIPTION = re.compile(r"^Description: ", re.MULTILINE)
 _SIZES = re.compile(r"^Sizes: (.+)$", re.MULTILINE)
-# What a title says after the product's kind: "… Walking Boot Men's", "… Poles (pair)"
-_FOR_WHOM = re.compile(r"(?:\s+(?:\([^)]*\)|Men's|Women's|Kids'))+\s*$", re.IGNORECASE)
 # A field is one the shop lists for its products when this many records give it.
 _LISTED_BY = 2
 
@@ -84,7 +82,7 @@ class Catalog:
                     self._keys.setdefault(key, product)
             for word in name_words(product.title):
                 self._titles_by_word[word].append(product.title)
-            kind = _FOR_WHOM.sub("", product.title).split()
+            kind = FOR_WHOM.sub("", product.title).split()
             self._kinds.append((passage, stems(" ".join(kind)), stems(kind[-1] if kind else "")))
         self._words: dict[str, set[str]] = defaultdict(set)  # document id → its records' stems
         self._described: dict[str, str] = {}  # document id → the passage with its description

@@ -17,7 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.chat.defences.planted_instructions import is_request
-from app.chat.products import GENERIC, PRODUCT_CODE, compares, cuts, named_titles, subject
+from app.chat.products import (
+    GENERIC,
+    PRODUCT_CODE,
+    compares,
+    cuts,
+    name_words,
+    named_titles,
+    subject,
+    tokens,
+)
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import STOPWORDS, content_words
@@ -323,6 +332,13 @@ def _ranked(
             held = frozenset((asked - named) & stems(f"{unit.header} {unit.text}"))
         else:
             held = frozenset((asked - named) & stems(unit.text))
+        record = unit.passage.passage.kind == "product"
+        asked_of = product or min(alike, default=None)  # the product, or a cut named alike
+        if asked_of is not None and not record:  # a help page's line, asked of a product
+            if names_another(unit.text, asked_of):  # "the Beacon 400 Rechargeable Battery Pack"
+                continue  # another product's case, never shown as this one's
+            if asked & named:  # on a page about what is asked: the row of the product's kind
+                held |= kind_stems(asked_of) & stems(unit.text) - named  # "Headlamps, … | 2 years"
         score = cosine + WORD_WEIGHT * len(held) - RANK_PENALTY * unit.number
         if RANGE_HELD in held:
             score += RANGE_WEIGHT  # the row the shopper's measurement falls in
@@ -330,7 +346,6 @@ def _ranked(
         opening = openings[id(unit.passage)] is unit and unit.text.endswith(_WHOLE_SENTENCE)
         if asks[unit.passage.passage.id] >= FAQ_MATCH and opening:
             score += FAQ_WEIGHT  # the shop's own answer to the question the shopper asked
-        record = unit.passage.passage.kind == "product"
         if topic and not on_topic.get(id(unit), True):
             continue  # not about the help topic asked about (kept when no line is)
         off_topic = record and topic and not held & topic
@@ -352,6 +367,28 @@ def _ranked(
         scored.append((score, unit, held))
     scored.sort(key=lambda s: -s[0])
     return scored
+
+
+# What a title says after the product's kind: "… Walking Boot Women's", "… Poles (pair)"
+FOR_WHOM = re.compile(r"(?:\s+(?:\([^)]*\)|Men's|Women's|Kids'))+\s*$", re.IGNORECASE)
+
+
+def kind_stems(title: str) -> frozenset[str]:
+    """The stem of the kind of product ``title`` is, its last word ("Beacon 400 Headlamp":
+    headlamp; "Scafell Mid Walking Boot Women's": boot): how a help page names it."""
+    words = FOR_WHOM.sub("", title).split()
+    return stems(words[-1]) if words else frozenset()
+
+
+def names_another(text: str, title: str) -> bool:
+    """Whether ``text`` names the product of ``title`` only as the start of another product's
+    name ("the Beacon 400 Rechargeable Battery Pack" for the Beacon 400 Headlamp)."""
+    own = set(tokens(title))
+    lead = [w for w in title.split() if w.lower().strip("'") in name_words(title)]
+    if not lead:
+        return False
+    after = re.search(r"\b" + r"\s+".join(map(re.escape, lead)) + r"\s+([A-Z][\w'-]*)", text)
+    return after is not None and after.group(1).lower().split("'")[0] not in own
 
 
 def _help_topic(

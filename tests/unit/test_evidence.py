@@ -10,7 +10,7 @@ from app.chat.compose import (
     declined_with_lines,
     lead_in,
 )
-from app.chat.evidence import Evidence, select_evidence, units
+from app.chat.evidence import Evidence, kind_stems, names_another, select_evidence, units
 from app.chat.products import cuts
 from app.chat.quotes import fabricated_quotes
 from app.retrieval.published_index import ScoredPassage
@@ -537,3 +537,31 @@ def test_waterproof_asks_the_records_water_resistance_or_waterproof_rating() -> 
         for question in (f"Is the {title} waterproof?", "is it waterproof?"):
             selection = select_evidence(question, (), [record], similarity, about=title)
             assert selection.lines[0].text == field, question
+
+
+def test_a_help_pages_line_naming_another_product_is_not_this_ones() -> None:
+    assert names_another("the Beacon 400 Rechargeable Battery Pack | 1 year", "Beacon 400 Headlamp")
+    assert not names_another("Takes the Beacon 400 Headlamp's batteries", "Beacon 400 Headlamp")
+    assert not names_another("boots like the Scafell Mid are comfortable", "Scafell Mid Boot Men's")
+    assert kind_stems("Scafell Mid Walking Boot Women's") == kind_stems("boots")
+
+
+def test_a_products_warranty_is_its_kinds_row_not_a_row_naming_another_product() -> None:
+    lamp = hit(
+        "Beacon 400 Headlamp",
+        "SKU: FH-ELC-9701\nSpecs: Weight: 86 g; Batteries: 3 × AAA",
+        doc="products/electronics.json#FH-ELC-9701",
+    )
+    periods = hit(
+        "Warranty and Repairs",
+        "Tents and footprints | 3 years\n"
+        "Headlamps, torches, GPS units and power banks | 2 years\n"
+        "Batteries in headlamps, and the Beacon 400 Rechargeable Battery Pack | 1 year",
+        kind="policy",
+    )
+    passages = [periods, lamp]
+    question = "How long is the warranty on the Beacon 400 Headlamp?"
+    selection = select_evidence(question, (), passages, [0.0] * len(units(passages)))
+    shown = [e.text for e in selection.shown]
+    assert "Headlamps, torches, GPS units and power banks | 2 years" in shown, shown
+    assert not any("Battery Pack" in text for text in shown)
