@@ -64,6 +64,15 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "waterproof": ("hydrostatic", "resistance", "water", "rating"),  # "Water resistance: IPX4"
     "last": ("runtime", "burn", "battery"),
     "lasts": ("runtime", "burn", "battery"),
+    "comes": ("included", "contents"),
+    "come": ("included", "contents"),
+    "box": ("included", "contents"),
+    "lifetime": ("lifespan", "life"),
+    "dunk": ("resistance", "water"),
+    "submerge": ("resistance", "water"),
+    "bright": ("output", "lumens"),
+    "brightness": ("output", "lumens"),
+    "far": ("beam", "distance"),
 }
 # Weights of the unit score, fitted on the tuning part of the labelled shop questions.
 WORD_WEIGHT = 0.05

@@ -565,3 +565,19 @@ def test_a_products_warranty_is_its_kinds_row_not_a_row_naming_another_product()
     shown = [e.text for e in selection.shown]
     assert "Headlamps, torches, GPS units and power banks | 2 years" in shown, shown
     assert not any("Battery Pack" in text for text in shown)
+
+
+def test_a_shoppers_word_for_a_field_finds_its_line() -> None:
+    poles = hit(
+        "Striderlite Carbon Trekking Poles (pair)",
+        "Description: Featherweight three-section carbon poles with cork grips.\n"
+        "Specs: Weight: 230 g per pole; Included: Rubber feet and trekking baskets",
+    )
+    for question, line in (
+        ("what comes with them", "Included: Rubber feet and trekking baskets"),
+        ("how heavy are they?", "Weight: 230 g per pole"),
+    ):
+        chosen = select_evidence(
+            question, (), [poles], [0.0] * len(units([poles])), about=poles.passage.title
+        )
+        assert chosen.lines[0].text == line, (question, chosen.lines)
