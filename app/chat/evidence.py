@@ -73,6 +73,15 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "bright": ("output", "lumens"),
     "brightness": ("output", "lumens"),
     "far": ("beam", "distance"),
+    "run": ("runtime",),
+    "runs": ("runtime",),
+    "powerful": ("output", "power"),
+    "guarantee": "warranty",
+    "guaranteed": "warranty",
+    "hold": ("capacity", "volume"),
+    "holds": ("capacity", "volume"),
+    "volume": "capacity",
+    "wide": ("width", "dimensions"),
 }
 # Weights of the unit score, fitted on the tuning part of the labelled shop questions.
 WORD_WEIGHT = 0.05

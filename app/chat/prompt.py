@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.chat.defences.planted_instructions import neutralise
 from app.retrieval.published_index import ScoredPassage
@@ -144,9 +144,32 @@ def fit_passages(
 
 
 def _truncated(hit: ScoredPassage, count_tokens: CountTokens, limit: int) -> ScoredPassage:
-    from dataclasses import replace
+    """The passage's start that fits ``limit`` tokens, its lines kept as lines and ended where a
+    sentence or a record's field ends: the shop's lines are quoted from these texts, and one cut
+    short ("Heel-to-toe drop: 6") is not what the page says. A first sentence longer than the
+    limit on its own is cut by words."""
+    text = hit.passage.text
+    words = [m.end() for m in re.finditer(r"\S+", text)]  # where each word ends
+    low, high = 0, len(words)  # the most words that fit: between low and high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if count_tokens(text[: words[middle - 1]]) <= limit:
+            low = middle
+        else:
+            high = middle - 1
+    kept = low
+    if not kept:
+        return ScoredPassage(replace(hit.passage, text=""), hit.score)
+    cut = words[kept - 1]
+    if cut < len(text) and text[cut] != "\n":  # inside a line: back to its last whole part
+        start = text.rfind("\n", 0, cut) + 1
+        ends = [
+            m.start() if m.group() == ";" else m.end()
+            for m in _PART_END.finditer(text[:cut], start)
+        ]
+        cut = ends[-1] if ends else (start - 1 if start > 0 else cut)
+    return ScoredPassage(replace(hit.passage, text=text[:cut].rstrip()), hit.score)
 
-    words = hit.passage.text.split()
-    while words and count_tokens(" ".join(words)) > limit:
-        words = words[: int(len(words) * 0.8)]
-    return ScoredPassage(replace(hit.passage, text=" ".join(words)), hit.score)
+
+# where a sentence or a record's field ends inside a line: "… 30 days." / "… 275 g;"
+_PART_END = re.compile(r"[.!?;](?=\s)")

@@ -119,6 +119,15 @@ def test_passage_budget_keeps_best_first_and_cuts_the_last() -> None:
     assert sum(words(h.passage.text) + 8 for h in kept) <= 200
 
 
+def test_a_passage_is_cut_between_its_lines_never_inside_one() -> None:
+    from app.chat.prompt import fit_passages
+
+    lines = ["Care: Rinse off mud.", "Specs: Weight: 275 g; Heel-to-toe drop: 6 mm"]
+    record = hit(1, "\n".join([*lines, "Note: " + "word " * 40]))
+    kept = fit_passages([hit(0, "word " * 40), record], words, budget=48 + 8 + 40 + 8)
+    assert kept[-1].passage.text == "\n".join(lines)
+
+
 def test_a_subset_of_passages_keeps_the_numbers_it_is_cited_by() -> None:
     """The verified policy's model is given only the passages of the lines shown: the second
     and fourth of the turn's, still cited [2] and [4], as the shown lines cite them."""
