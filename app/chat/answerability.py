@@ -267,9 +267,15 @@ _GENERIC = frozenset(stem(w) for w in GENERIC)
 
 
 def _asked_of(question: str, product: Product) -> frozenset[str]:
-    """The question's own word stems, not the product's name nor its category."""
+    """The question's own word stems, not the product's name nor its category, nor a word used
+    as a verb ("if i drop it in a stream": no Heel-to-toe drop asked for)."""
     plain = PRODUCT_CODE.sub(" ", question)
-    return frozenset(stem(w) for w in plain_words(plain)) - stems(product.title) - _GENERIC
+    done = {stem(w) for w in _DONE.findall(plain.lower())}
+    return frozenset(stem(w) for w in plain_words(plain)) - stems(product.title) - _GENERIC - done
+
+
+# a word after a subject or "to" is what someone does: "i drop", "you charge", "to fit"
+_DONE = re.compile(r"\b(?:i|you|u|we|they|to)\s+([a-z]+)")
 
 
 def _unlisted(

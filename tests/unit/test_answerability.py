@@ -405,3 +405,27 @@ def test_a_field_no_cut_of_the_named_product_lists_is_declined() -> None:
 
     assert judged("whats the hydrostatic head on the scafell mid boots") == (False, "not_listed")
     assert judged("how much do the scafell mid boots weigh?") == (True, None)
+
+
+def test_a_field_name_used_as_a_verb_is_no_field_asked_for() -> None:
+    lamp = hit(
+        "Beacon 700R Rechargeable Headlamp",
+        "SKU: FH-ELC-9702\nSpecs: Weight: 90 g; Water resistance: IPX7",
+        doc="products/electronics.json#FH-ELC-9702",
+    )
+    shoes = [
+        hit(name, "SKU: x\nSpecs: Heel-to-toe drop: 6 mm; Weight: 275 g", doc=f"p.csv#{name}")
+        for name in ("Trailrunner 5 Trail Shoe", "Stanage Approach Shoe")
+    ]
+    catalog = Catalog(h.passage for h in [lamp, *shoes])
+    vocabulary = Vocabulary([h.passage for h in [lamp, *shoes]])
+    product = catalog.titled(lamp.passage.title)
+
+    def reason(question: str) -> str | None:
+        selection = select_evidence(question, (), [lamp], [0.0] * len(units([lamp])))
+        return judge(
+            question, selection, [lamp], vocabulary, catalog=catalog, product=product
+        ).reason
+
+    assert reason("is the beacon 700r ok if i drop it in a stream?") is None
+    assert reason("what's the heel to toe drop on the beacon 700r?") == "not_listed"
