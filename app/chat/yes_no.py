@@ -72,7 +72,9 @@ def plain_answer(
             asked = frozenset(w for w in asked - label if not _FIELDS_OF.get(w, set()) & label)
             if not asked:  # rest of the question must be in it ("recycled": "Materials: …")
                 return None
-        line = line.split(":", 1)[1]
+        head, line = line.split(":", 1)
+        if _NEGATION.search(head):  # "Does not remove: Viruses, …": the field itself says no
+            return "no" if not _CONDITION.search(line) and asked <= stems(line) else None
     if _CONDITION.search(line):
         return None
     if not _NEGATION.search(line):

@@ -31,6 +31,17 @@ def test_a_field_asked_by_name_answers_by_its_value_not_a_yes() -> None:
     assert plain_answer("Is it waterproof?", "Waterproof: No (water-resistant shell)") == "no"
 
 
+def test_a_field_whose_name_negates_answers_no_by_its_value() -> None:
+    """ "Does not remove: Viruses, …" had been read as a yes: the value holds "viruses" and the
+    negation is in the field's name."""
+    asked = "Will the ClearFlow Squeeze filter remove viruses?"
+    line = "Does not remove: Viruses, chemicals, heavy metals or salt"
+    assert plain_answer(asked, line, product="ClearFlow Squeeze Water Filter") == "no"
+    removes = "Removes: 99.99999% of bacteria (log 7)"
+    bacteria = "Will the ClearFlow Squeeze filter remove bacteria?"
+    assert plain_answer(bacteria, removes, product="ClearFlow Squeeze Water Filter") == "yes"
+
+
 def test_anything_less_than_plain_states_neither() -> None:
     down = "650 fill power duck down in a tougher 20D shell."
     assert plain_answer("Is the Cairngorm 650 filled with goose down?", down) is None
