@@ -6,17 +6,20 @@ mentions. The chosen evidence is judged against the question's specifics instead
 
 - a product code the question gives must belong to a passage of the turn;
 - a size the question asks about must be the size the evidence line states, when it states one,
-  and so must any other case the line's figure is stated for: the batteries, what it includes,
-  the setting (`app.chat.conditions`: "on alkaline AAs" against "(lithium AA)");
+  and the size the record's line for the asked field states ("Weight: 275 g per shoe (UK 8)"),
+  and one the product's record lists ("Sizes: Regular": no long one); and so must any other case
+  the line's figure is stated for: the batteries, what it includes, the setting, a quantity
+  (`app.chat.conditions`: "on alkaline AAs" against "(lithium AA)", "with a 10w charger");
 - a product line the question names must be sold in the model it names (the shop sells the
   Stormhollow 2 and 3, the shopper asks about the Stormhollow 1);
 - a name the question gives (a place, a scheme, a brand: a capitalised word that is not the
-  question's first) must appear in the shop's pages, or be a place they cover by a region they
-  name (`app.chat.places`: Belfast, Northern Ireland), and so must a standard or rating it
-  names by code ("does it meet EN 343?", "is it IPX6?");
+  question's first) must appear in the shop's pages, spelt whole, or be a place they cover by
+  a region they name (`app.chat.places`: Belfast, Northern Ireland), and so must a standard or
+  rating it names by code ("does it meet EN 343?", "is it IPX6?");
 - a field the question asks about, of a kind the shop lists for other products ("how far does
-  the beam reach?"), must be in the record of the product asked about, or in a policy or FAQ
-  page of the turn (which may answer it);
+  the beam reach?"), must be in the record of the product asked about (or of one of the cuts it
+  names alike: the men's and the women's), or in a policy or FAQ page of the turn (which may
+  answer it);
 - a question that asks what something costs must be shown a line that states an amount, or
   that it is free ("Pegs: 12 aluminium Y-pegs." does not say what replacement pegs cost);
 - and the evidence must hold the question's own words (besides the product name and chat
@@ -25,6 +28,9 @@ mentions. The chosen evidence is judged against the question's specifics instead
   rare each is in the shop's pages: "Can I hire a tent?" is not answered by a line about
   pitching a tent, which holds "tent" but not the telling "hire". Evidence that holds too little
   of them is *partial*: the shopper is shown the closest lines as such, and offered a person.
+
+What the shopper tells of themselves ("I'm at uni in Sheffield.") is not judged as asked
+(`app.chat.asking`).
 """
 
 from __future__ import annotations
