@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from urllib.parse import urlsplit
 
-from app.chat.evidence import FOR_WHOM, field_label, stems, units
+from app.chat.evidence import FOR_WHOM, field_label, kind_stems, stems, units
 from app.chat.listing import picked_place
 from app.chat.products import cuts, name_words, named_titles, tokens
 from app.index.passage import Passage
@@ -82,8 +82,8 @@ class Catalog:
                     self._keys.setdefault(key, product)
             for word in name_words(product.title):
                 self._titles_by_word[word].append(product.title)
-            kind = FOR_WHOM.sub("", product.title).split()
-            self._kinds.append((passage, stems(" ".join(kind)), stems(kind[-1] if kind else "")))
+            kind = FOR_WHOM.sub("", product.title)
+            self._kinds.append((passage, stems(kind), kind_stems(product.title)))
         self._words: dict[str, set[str]] = defaultdict(set)  # document id → its records' stems
         self._described: dict[str, str] = {}  # document id → the passage with its description
         # document id → (passage id, its field names' stems), in the record's order

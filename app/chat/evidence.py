@@ -12,6 +12,7 @@ The units are verbatim substrings of the passage text, so a quotation of one is 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -346,6 +347,8 @@ def _ranked(
     introductions = {h.passage.id for h in passages if asks_page(asked, h.passage)}
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     on_topic = _on_topic(topic, candidates)
+    asked_of = product or min(alike, default=None)  # the product, or a cut named alike
+    kind = kind_stems(asked_of) if asked_of is not None else frozenset()
     for unit, cosine in zip(candidates, similarity, strict=True):
         named = stems(f"{unit.passage.passage.title} {unit.passage.passage.section}")
         if unit.header.startswith("|"):
@@ -355,12 +358,11 @@ def _ranked(
         else:
             held = frozenset((asked - named) & stems(unit.text))
         record = unit.passage.passage.kind == "product"
-        asked_of = product or min(alike, default=None)  # the product, or a cut named alike
         if asked_of is not None and not record:  # a help page's line, asked of a product
             if names_another(unit.text, asked_of):  # "the Beacon 400 Rechargeable Battery Pack"
                 continue  # another product's case, never shown as this one's
             if asked & named:  # on a page about what is asked: the row of the product's kind
-                held |= kind_stems(asked_of) & stems(unit.text) - named  # "Headlamps, … | 2 years"
+                held |= kind & stems(unit.text) - named  # "Headlamps, … | 2 years"
         score = cosine + WORD_WEIGHT * len(held) - RANK_PENALTY * unit.number
         if RANGE_HELD in held:
             score += RANGE_WEIGHT  # the row the shopper's measurement falls in
@@ -405,12 +407,20 @@ def kind_stems(title: str) -> frozenset[str]:
 def names_another(text: str, title: str) -> bool:
     """Whether ``text`` names the product of ``title`` only as the start of another product's
     name ("the Beacon 400 Rechargeable Battery Pack" for the Beacon 400 Headlamp)."""
-    own = set(tokens(title))
+    lead, own = _name_lead(title)
+    after = lead.search(text) if lead is not None else None
+    return after is not None and after.group(1).lower().split("'")[0] not in own
+
+
+@functools.lru_cache(maxsize=512)
+def _name_lead(title: str) -> tuple[re.Pattern[str] | None, frozenset[str]]:
+    """A pattern for ``title``'s name words as written and the capitalised word after them,
+    and the title's own words: made once per title, not once per line."""
     lead = [w for w in title.split() if w.lower().strip("'") in name_words(title)]
     if not lead:
-        return False
-    after = re.search(r"\b" + r"\s+".join(map(re.escape, lead)) + r"\s+([A-Z][\w'-]*)", text)
-    return after is not None and after.group(1).lower().split("'")[0] not in own
+        return None, frozenset()
+    pattern = re.compile(r"\b" + r"\s+".join(map(re.escape, lead)) + r"\s+([A-Z][\w'-]*)")
+    return pattern, frozenset(tokens(title))
 
 
 def _help_topic(
