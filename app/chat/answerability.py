@@ -249,6 +249,7 @@ def coverage(
         asked = asked.replace(place, " ")
     if HOW_MUCH.search(asked):  # "how much is it?": the price, which "much" cannot hold
         named.add("much")
+    named |= {stem(w) for w in _HOW.findall(asked)}  # "how many litres": a figure's framing
     for word in dict.fromkeys(plain_words(asked)):
         own = vocabulary.spelled(word)
         if own in named or own in FRAMING or (len(word) < 4 and not vocabulary.knows(own)):
@@ -262,6 +263,9 @@ def coverage(
         ):
             held += weight
     return held / total if total else 1.0
+
+
+_HOW = re.compile(r"\bhow\s+(many|often)\b", re.I)
 
 
 def _named(product: str) -> frozenset[str]:

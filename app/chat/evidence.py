@@ -240,6 +240,7 @@ def select_evidence(
     for _, unit, _ in chosen:
         page = unit.passage.passage
         words |= stems(f"{page.title} {page.section} {unit.header} {unit.text}")
+        words |= unit_names(unit.text)
     every = [*chosen, *more]
     lines = _evidence(chosen, every, [])
     return Selection(
@@ -527,7 +528,10 @@ HOW_MUCH = re.compile(
 
 
 # Words that frame a question rather than ask something: "Tell me about the Nightjar 300".
-FRAMING = frozenset({"tell", "know", "info", "infor", "descr", "detai"})
+# and pronouns the stop words leave ("which one", "another one", "anything")
+FRAMING = frozenset(
+    {"tell", "know", "info", "infor", "descr", "detai", "one", "anoth", "somet", "anyth"}
+)
 
 
 def asked_stems(question: str) -> frozenset[str]:
@@ -536,6 +540,41 @@ def asked_stems(question: str) -> frozenset[str]:
     words = plain_words(question)
     asked = {stem(w) for w in words} - FRAMING | {f for w in words for f in FIELD_NAMES.get(w, ())}
     return frozenset(asked | ({stem("price")} if HOW_MUCH.search(question) else set()))
+
+
+# A figure's unit, by its symbol, and the stems of the words that name it: "600 L" holds the
+# "litres" of "how many litres will it filter?"
+_UNIT_WORDS = {
+    "l": ("litre", "liter"),
+    "ml": ("millilitre", "milliliter", "ml"),
+    "g": ("gram", "gramme"),
+    "kg": ("kilogram", "kilo", "kg"),
+    "mm": ("millimetre", "millimeter", "mm"),
+    "cm": ("centimetre", "centimeter", "cm"),
+    "m": ("metre", "meter"),
+    "km": ("kilometre", "kilometer", "km"),
+    "h": ("hour",),
+    "hr": ("hour",),
+    "hrs": ("hour",),
+    "min": ("minute",),
+    "mins": ("minute",),
+    "°c": ("degree", "celsius"),
+    "°f": ("degree", "fahrenheit"),
+    "w": ("watt",),
+    "mah": ("milliamp",),
+    "lm": ("lumen",),
+    "%": ("percent", "percentage"),
+}
+_FIGURE_UNIT = re.compile(
+    r"\d(?:[\d,.]*\d)?\s?(mAh|mm|cm|km|kg|ml|hrs?|mins?|°[CF]|lm|[LgmhW]|%)(?![A-Za-z])"
+)
+
+
+def unit_names(text: str) -> frozenset[str]:
+    """The stems of the words naming the units of the figures ``text`` states."""
+    return frozenset(
+        stem(word) for symbol in _FIGURE_UNIT.findall(text) for word in _UNIT_WORDS[symbol.lower()]
+    )
 
 
 def stems(text: str) -> frozenset[str]:

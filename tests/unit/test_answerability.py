@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.chat.answerability import coverage, judge
 from app.chat.catalog import Catalog
 from app.chat.compose import WITH_CLOSEST_LINES, decline
-from app.chat.evidence import plain_words, select_evidence, units
+from app.chat.evidence import plain_words, select_evidence, stem, unit_names, units
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
 from tests.unit.passages import FAQ, FOOTPRINT, JACKET, RETURNS, TENT, hit
@@ -429,3 +429,18 @@ def test_a_field_name_used_as_a_verb_is_no_field_asked_for() -> None:
 
     assert reason("is the beacon 700r ok if i drop it in a stream?") is None
     assert reason("what's the heel to toe drop on the beacon 700r?") == "not_listed"
+
+
+def test_a_unit_asked_by_name_is_held_by_a_figure_stated_in_it() -> None:
+    """ "how many litres" is answered by "600 L": the line names the unit by its symbol, and
+    "how many" only frames the figure asked for."""
+    bottle = hit("ClearFlow 750 Filter Bottle", "Specs: Cartridge life: Up to 600 L (membrane)")
+    shop = [*SHOP, bottle]
+    assert (
+        verdict("how many litres does the ClearFlow 750 cartridge last?", [bottle], shop=shop)[2]
+        is False
+    )
+    assert unit_names("Up to 600 L; 230 g; 6°C") == {
+        stem(w) for w in ("litres", "liters", "grams", "grammes", "degrees", "celsius")
+    }
+    assert unit_names("Sizes: S, M, L") == frozenset()  # a size, no figure's unit
