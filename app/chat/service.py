@@ -307,15 +307,18 @@ class ChatService:
         """Choose the shop's lines that answer; decline, compose or generate-and-check."""
         earlier = [t for t in turns if (t.shown or t.answer) not in self._withheld]
         prompt = self._prompt(outcome, earlier, question)
+        # the shop's lines are chosen and checked in the passages whole; the prompt holds what
+        # fits its budget (a record's Specs line may be past it)
+        passages = outcome.passages
         mark = time.perf_counter()
-        selection = await self._select(question, vector, turns, prompt.passages, focus)
-        outcome.product = _product_of(selection, prompt.passages, facts.catalog, outcome.product)
+        selection = await self._select(question, vector, turns, passages, focus)
+        outcome.product = _product_of(selection, passages, facts.catalog, outcome.product)
         about = _asked_about(selection, focus, facts.catalog)
         verdict_of = functools.partial(
             judge,
             question,
             selection,
-            prompt.passages,
+            passages,
             facts.vocabulary,
             catalog=facts.catalog,
             product=about,
@@ -335,9 +338,9 @@ class ChatService:
             self._decline_honestly(outcome, reason, product=title, missing=verdict.missing)
             if reason in WITH_CLOSEST_LINES and lines:  # what the pages do say, as such
                 outcome.evidence, outcome.composed = tuple(lines), True
-                shown = "".join(declined_with_lines(outcome.note, lines, prompt.passages))
+                shown = "".join(declined_with_lines(outcome.note, lines, passages))
                 yield shown
-                self._finish(outcome, lines, prompt.passages, shown)
+                self._finish(outcome, lines, passages, shown)
             else:
                 yield outcome.answer
             return
@@ -346,17 +349,17 @@ class ChatService:
         if verdict.partial and lines:  # the closest lines as such, and a person offered
             outcome.evidence, outcome.composed = tuple(lines), True
             outcome.declined, outcome.note = "partial", PARTIAL.strip()
-            pieces = composed_pieces(lines, prompt.passages, partial=True, covered=covered)
+            pieces = composed_pieces(lines, passages, partial=True, covered=covered)
             shown = "".join(pieces) + PARTIAL
             yield shown
-            self._finish(outcome, lines, prompt.passages, shown)
+            self._finish(outcome, lines, passages, shown)
             return
         shown = ""
         if policy != "generative" and lines:  # the shop's own words first, at once
             outcome.evidence, outcome.composed = tuple(lines), True
-            faq = answers_faq(question, lines[0], prompt.passages)
+            faq = answers_faq(question, lines[0], passages)
             stated = plain_answer(question, lines[0].text, product=selection.product, faq_match=faq)
-            pieces = composed_pieces(lines, prompt.passages, stated=stated, covered=covered)
+            pieces = composed_pieces(lines, passages, stated=stated, covered=covered)
             for piece in pieces:
                 shown += piece
                 yield piece
@@ -366,7 +369,7 @@ class ChatService:
             async for text in generated:
                 yield separator + text
                 shown, separator = shown + separator + text, ""
-        rest = self._finish(outcome, lines, prompt.passages, shown)
+        rest = self._finish(outcome, lines, passages, shown)
         if rest:
             yield rest
 
@@ -374,7 +377,6 @@ class ChatService:
         prompt = self._assemble(
             earlier, outcome.passages, question, passage_tokens=self._options.passage_tokens
         )
-        outcome.passages = prompt.passages
         outcome.prompt_tokens_budgeted = prompt.tokens
         outcome.turns_dropped = prompt.turns_dropped
         return prompt
@@ -446,7 +448,7 @@ class ChatService:
         restating = options.answer_policy == "verified" and bool(shown_lines)
         given = prompt
         if restating and options.generation_passages == "evidence":
-            given = self._evidence_prompt(prompt, earlier, question, selection)
+            given = self._evidence_prompt(outcome.passages, earlier, question, selection)
             outcome.prompt_tokens_budgeted = given.tokens
         request = GenerationRequest(
             request_id=f"{outcome.session_id[:8]}-{outcome.turn_index}-{uuid.uuid4().hex[:8]}",
@@ -460,7 +462,7 @@ class ChatService:
         guard = answer_guard(
             self._leaks,
             allowed=grounding_text(
-                prompt.passages, question, *(f"{t.question}\n{t.answer}" for t in earlier)
+                outcome.passages, question, *(f"{t.question}\n{t.answer}" for t in earlier)
             ),
         )
         checking = [0.0]
@@ -470,7 +472,7 @@ class ChatService:
             try:
                 reason = check_sentence(
                     sentence,
-                    passages=prompt.passages,
+                    passages=outcome.passages,
                     question=question,
                     product=selection.product,
                     evidence=shown_lines,
@@ -491,7 +493,7 @@ class ChatService:
 
         gate = SentenceGate(
             check,
-            prompt.passages,
+            outcome.passages,
             known=shown_lines,
             question=question,
             stop_after_dropped=options.stop_after_dropped,
@@ -530,13 +532,17 @@ class ChatService:
             logger.warning("cut an answer short (%s) in turn %s", guard.blocked, request.request_id)
 
     def _evidence_prompt(
-        self, prompt: AssembledPrompt, earlier: list[Turn], question: str, selection: Selection
+        self,
+        passages: list[ScoredPassage],
+        earlier: list[Turn],
+        question: str,
+        selection: Selection,
     ) -> AssembledPrompt:
         """The verified policy's generation prompt: the passages the shown lines come from,
         cited by their numbers in the turn's prompt. The model may only restate those lines
         (`claims.restates`), so the other passages would only be prefilled, not used."""
         numbers = sorted({line.number for line in selection.shown})
-        passages = [prompt.passages[n - 1] for n in numbers]
+        passages = [passages[n - 1] for n in numbers]
         return self._assemble(earlier, passages, question, numbers=numbers)
 
     def _assemble(

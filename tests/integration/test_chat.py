@@ -578,7 +578,7 @@ def test_the_verified_model_is_given_the_shown_lines_passages(
 ) -> None:
     """In the verified policy the model may only restate the lines shown, so by default it is
     given only their passages (less to prefill), cited by the turn's own numbers; every
-    retrieved passage when the setting says so."""
+    retrieved passage that fits the prompt's budget when the setting says so."""
     engine = SayingEngine("The Stormhollow 2 Tent weighs 1,550 g [1].")
     chat = ChatService(
         store=stack.chat._store,
@@ -595,8 +595,24 @@ def test_the_verified_model_is_given_the_shown_lines_passages(
     (prompt,) = engine.prompts
     shown = {line.number for line in outcome.evidence}
     given_numbers = {n for n in range(1, len(outcome.passages) + 1) if f"[{n}] " in prompt}
-    assert given_numbers == (
-        shown if given == "evidence" else set(range(1, len(outcome.passages) + 1))
-    )
+    if given == "evidence":
+        assert given_numbers == shown
+    else:  # the retrieved passages that fit the prompt's budget, best first
+        assert given_numbers == set(range(1, len(given_numbers) + 1))
+        assert shown <= given_numbers
     for number in shown:  # each under the number the shown line cites
         assert outcome.passages[number - 1].passage.text[:60] in prompt
+
+
+def test_the_shop_line_is_chosen_from_the_passages_whole(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The prompt holds what fits its budget, cutting the last passage it keeps; the shop's
+    lines are chosen from the passages whole: the mat's record ranks fourth here and its Specs
+    line (with the weight) is past the prompt's cut."""
+    outcome, _ = ask(
+        portal, stack.chat, new_session(), "foamlite z matt weight?? need 2 keep my pack light"
+    )
+    assert outcome.declined is None, outcome.answer
+    assert any("Weight: 410 g" in line.text for line in outcome.evidence), outcome.answer
+    assert any("Weight: 410 g" in hit.passage.text for hit in outcome.passages)
