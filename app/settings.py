@@ -245,7 +245,10 @@ class Settings(BaseSettings):
     passage_tokens: int = Field(
         640,
         ge=64,
-        description="Generator tokens of passages per turn (best first, the last one cut); the shop's lines are chosen from the passages whole.",
+        description=(
+            "Generator tokens of passages per turn (best first, the last one cut); the shop's "
+            "lines are chosen from the passages whole."
+        ),
     )
     relevance_floor: float = Field(
         0.40,
