@@ -177,9 +177,9 @@ def recorded_turn(
     earlier = tuple(reversed(case.history))[:2]
     turn = turns.get((case.question, earlier))
     if turn is None and turns:
-        places = next(iter(turns.values())).vocabulary.places
+        vocabulary = next(iter(turns.values())).vocabulary
         last = case.history[-1] if case.history else ""
-        turn = turns.get((read_question(case.question, last, places), earlier))
+        turn = turns.get((read_question(case.question, last, vocabulary), earlier))
     return turn
 
 

@@ -3,16 +3,19 @@
 The shopper's words are what the transcript keeps; the turn reads them with what they leave
 implicit: the last question a follow-up asks again of something else ("and on sleeping mats?":
 `app.retrieval.rewrite.resolve_ellipsis`), and the region of a place the pages cover only by
-region ("Belfast (Northern Ireland)": `app.chat.places`).
+region ("Belfast (Northern Ireland)": `app.chat.places`), and its abbreviations in full words
+("amex": American Express, `app.chat.abbreviations`).
 """
 
 from __future__ import annotations
 
-from app.chat.places import Places
+from app.chat.abbreviations import spelled_out
+from app.chat.vocabulary import Vocabulary
 from app.retrieval.rewrite import resolve_ellipsis
 
 
-def read_question(question: str, last: str, places: Places) -> str:
+def read_question(question: str, last: str, vocabulary: Vocabulary) -> str:
     """``question`` as the turn reads it; ``last``: the conversation's last question ("" for a
     first turn)."""
-    return places.read(resolve_ellipsis(question, last))
+    read = spelled_out(resolve_ellipsis(question, last), vocabulary.holds)
+    return vocabulary.places.read(read)

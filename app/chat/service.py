@@ -166,7 +166,7 @@ class ChatService:
             )
             # read with what it leaves implicit (the transcript keeps the shopper's words)
             last_question = turns[-1].question if turns else ""
-            asked = read_question(question, last_question, facts.vocabulary.places)
+            asked = read_question(question, last_question, facts.vocabulary)
             vector, in_conversation, retrieval = await self._search.find(
                 session_id, asked, turns, focus, facts, timings
             )

@@ -88,9 +88,9 @@ def test_a_place_in_a_hurried_messages_lower_case_is_read_too() -> None:
 def test_the_turn_reads_a_follow_up_as_its_question_and_a_place_as_its_region() -> None:
     vocabulary = Vocabulary([hit("Delivery", text, kind="policy").passage for text in SHIPPING])
     last = "How much is standard delivery to Northern Ireland?"
-    assert read_question("and to Belfast?", last, vocabulary.places) == (
+    assert read_question("and to Belfast?", last, vocabulary) == (
         "How much is standard delivery to Northern Ireland?"
     )
-    assert read_question("Is there a store in Manchester?", "", vocabulary.places) == (
+    assert read_question("Is there a store in Manchester?", "", vocabulary) == (
         "Is there a store in Manchester?"
     )
