@@ -72,8 +72,10 @@ _LENGTH = re.compile(
 )
 _STATED_SIZE = re.compile(
     r"\((?:[^)]*?\b)?(?:size\s+)?"
-    r"(XXS|XS|S|M|L|XL|XXL|XXXL|Regular|Long|Short|(?:UK|EU|US)\s?\d{1,2}(?:\.5)?)\b"
+    r"(XXS|XS|S|M|L|XL|XXL|XXXL|Regular|Long|Short|(?:UK|EU|US)\s?\d{1,2}(?:\.5)?K?)\b"
 )
+# a child's shoe size: "in a 12K", "UK 10K"
+_KIDS_SIZE = re.compile(r"\b(?:UK\s?)?(\d{1,2}(?:\.5)?)K\b", re.IGNORECASE)
 _SIZES_FIELD = stems("Sizes")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+|[A-Z]{2,})\b")
 # Capitalised words that are no name: the shop's own vocabulary and a sentence's I.
@@ -336,6 +338,7 @@ def _not_records(passages: Sequence[ScoredPassage]) -> frozenset[str]:
 
 def _asked_sizes(question: str) -> set[str]:
     found = {m.group(1).upper() for m in _LENGTH.finditer(question)}
+    found |= {f"UK {m.group(1)}K" for m in _KIDS_SIZE.finditer(question)}
     for match in _SIZE.finditer(question):
         letter, system, number, bare = match.groups()
         if system:

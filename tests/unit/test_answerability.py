@@ -444,3 +444,18 @@ def test_a_unit_asked_by_name_is_held_by_a_figure_stated_in_it() -> None:
         stem(w) for w in ("litres", "liters", "grams", "grammes", "degrees", "celsius")
     }
     assert unit_names("Sizes: S, M, L") == frozenset()  # a size, no figure's unit
+
+
+def test_a_childs_shoe_size_is_a_size_asked() -> None:
+    """ "in a 12K" asks a child's size; the weight is published for UK 1."""
+    boot = hit(
+        "Little Fell Kids' Walking Boot",
+        "Sizes: UK 10K; UK 12K; UK 1; UK 2\nSpecs: Weight: 640 g per pair (UK 1)",
+    )
+    shop = [*SHOP, boot]
+    asked = "how heavy are the little fell boots in a 12K"
+    assert verdict(asked, [boot], shop=shop)[:2] == (False, "other_size")
+    assert verdict("how heavy are the little fell boots in a UK 1", [boot], shop=shop)[:2] == (
+        True,
+        None,
+    )
