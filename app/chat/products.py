@@ -22,7 +22,8 @@ GENERIC = frozenset(
     """the a an and with for of in men mens women womens unisex kids junior adult tent tents
     jacket jackets trousers trouser boot boots shoe shoes sleeping bag bags backpack rucksack
     mat stove bottle headlamp torch fleece waterproof lightweight down insulated walking hiking
-    mountain trail running leather""".split()  # noqa: SIM905
+    mountain trail running leather trekking poles pole base layer layers gas canister canisters
+    pair""".split()  # noqa: SIM905
 )
 # A model number: digits, or letters and digits together ("3L", "700R", "65+10").
 _NUMBERED = re.compile(r"\d")

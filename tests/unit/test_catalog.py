@@ -9,7 +9,7 @@ import pytest
 
 from app.chat.catalog import Catalog
 from app.sessions.base import ShownSource, Turn
-from tests.unit.passages import FOOTPRINT, RETURNS, TENT
+from tests.unit.passages import FOOTPRINT, RETURNS, TENT, hit
 
 TENT_URL = "https://fernhill-outfitters.example/products/stormhollow-2-tent"
 TENT_DOC = "products/catalog.jsonl#FH-TNT-7020"
@@ -147,3 +147,17 @@ def test_a_products_description_is_found_in_its_record(catalog: Catalog) -> None
     assert tent is not None and footprint is not None
     assert catalog.describing(tent) == [TENT.passage.id]
     assert catalog.describing(footprint) == []  # its record gives none
+
+
+def test_a_product_is_named_without_its_kind_words() -> None:
+    """ "the striderlite poles" names the poles: "trekking", "poles" and "(pair)" say what kind
+    of thing it is, as "tent" does; the kit of the same line is named by its own words."""
+    poles = hit("Striderlite Carbon Trekking Poles (pair)", "Price (GBP): 89").passage
+    kit = hit("Striderlite Tip & Basket Kit", "Price (GBP): 15").passage
+    gas = hit("Fernhill 230 g Gas Canister", "Price (GBP): 6").passage
+    catalog = Catalog([poles, kit, gas])
+    assert catalog.named("is there a max user weight on the striderlite poles?") == (
+        catalog.titled(poles.title)
+    )
+    assert catalog.named("the striderlite kit") == catalog.titled(kit.title)
+    assert catalog.named("can you post a 230 g canister?") == catalog.titled(gas.title)
