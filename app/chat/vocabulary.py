@@ -39,6 +39,32 @@ class Vocabulary:
         self.alternatives = alternatives(texts)
         # the places the pages name, and the region they name for those they do not
         self.places = Places(named)
+        # the hyphenated words of the pages with a part that is one letter or holds a figure,
+        # by their parts ("r value": "r-value", "usb c", "3 season"), which the pages never
+        # write apart: a lone letter is no word of its own
+        flat = re.sub(r"\s+", " ", " ".join(named).lower())
+        spaced = {
+            w.replace("-", " "): w
+            for t in named
+            for w in _HYPHENATED.findall(t.lower())
+            if _SHORT_PART.search(w) and w.replace("-", " ") not in flat
+        }
+        self._hyphenated = spaced
+        alternation = "|".join(
+            re.escape(w).replace(r"\ ", r"\s+") for w in sorted(spaced, key=len, reverse=True)
+        )
+        self._spaced = (
+            re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.I) if spaced else None
+        )
+
+    def hyphenated(self, text: str) -> str:
+        """``text`` with the parts of a hyphenated word of the pages written apart joined as
+        the pages write it: "airloft r value?" → "airloft r-value?"."""
+        if self._spaced is None:
+            return text
+        return self._spaced.sub(
+            lambda m: self._hyphenated[re.sub(r"\s+", " ", m.group(0).lower())], text
+        )
 
     def knows(self, stem: str) -> bool:
         """Whether any passage holds ``stem``."""
@@ -73,6 +99,9 @@ class Vocabulary:
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _WORD = re.compile(r"[a-z]+")
+_SHORT_PART = re.compile(r"(?:^|-)(?:[a-z]|[a-z]*\d[a-z0-9]*)(?=-|$)")
+# a hyphenated word, not a web address's ("help@fernhill-outfitters.example")
+_HYPHENATED = re.compile(r"(?<![\w@.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-]|\.\w)")
 
 
 def _one_slip(word: str) -> set[str]:

@@ -94,3 +94,13 @@ def test_the_turn_reads_a_follow_up_as_its_question_and_a_place_as_its_region() 
     assert read_question("Is there a store in Manchester?", "", vocabulary) == (
         "Is there a store in Manchester?"
     )
+
+
+def test_the_turn_reads_a_hyphenated_word_written_apart_as_the_pages_write_it() -> None:
+    mat = hit("Airloft Mat", "Specs: R-value: 4.2; Charging: USB-C\nBack-in-stock emails")
+    faq = hit("Stock", "We email you when it is back in stock.", kind="faq")
+    vocabulary = Vocabulary([mat.passage, faq.passage])
+    assert read_question("airloft r value?? usb c?", "", vocabulary) == "airloft r-value?? usb-c?"
+    # words the pages also write apart, and a lone letter in other words, are left alone
+    assert read_question("back in stock soon?", "", vocabulary) == "back in stock soon?"
+    assert read_question("is it a value buy?", "", vocabulary) == "is it a value buy?"
