@@ -13,7 +13,8 @@ mentions. The chosen evidence is judged against the question's specifics instead
 - a product line the question names must be sold in the model it names (the shop sells the
   Stormhollow 2 and 3, the shopper asks about the Stormhollow 1);
 - a name the question gives (a place, a scheme, a brand: a capitalised word that is not the
-  question's first) must appear in the shop's pages, spelt whole, or be a place they cover by
+  question's first, or a three-letter acronym in lower case: "nhs") must appear in the shop's
+  pages, spelt whole, or be a place they cover by
   a region they name (`app.chat.places`: Belfast, Northern Ireland), and so must a standard or
   rating it names by code ("does it meet EN 343?", "is it IPX6?");
 - a field the question asks about, of a kind the shop lists for other products ("how far does
@@ -165,6 +166,9 @@ def judge(
     for name in names_in(plain):  # a name the shop's pages mention anywhere is no unknown
         if not all(w in known or vocabulary.holds(w) for w in _WORD.findall(name.lower())):
             return Verdict(False, "unknown_name", missing=name)
+    acronym = next((w for w in _ACRONYM.findall(plain.lower()) if w not in known), None)
+    if acronym and acronym not in _CHAT_ACRONYMS:  # a name in lower case: "an nhs discount?"
+        return Verdict(False, "unknown_name", missing=acronym.upper())
     unheard = _unheard_kind(plain, known, vocabulary)
     if unheard:  # no other product's lines under it: "Stock: In stock" is not a salomon's
         return Verdict(False, "unknown_kind", missing=unheard)
@@ -375,6 +379,15 @@ def _unheard_kind(question: str, known: set[str], vocabulary: Vocabulary) -> str
 # What follows the kind in "same-day courier delivery within Leeds", "a shop in Manchester I …"
 _AFTER_KIND = re.compile(
     r"\s+(?:for|in|within|with|to|from|on|at|near|that|which|i|you)\b.*$", re.I
+)
+
+
+# A three-letter word of consonants only, typed in lower case: an acronym ("nhs", "dhl") or chat
+# shorthand, which these are ("thx", "pls").
+_ACRONYM = re.compile(r"\b[b-df-hj-np-tv-xz]{3}\b")
+_CHAT_ACRONYMS = frozenset(
+    """thx tx tnx pls plz pz btw tbh ffs smh lmk brb ngl hmm hm nvm sth smth txt pcs xx xxx
+    ppl yrs hrs wks mths wht whr whn shd cnt dnt wnt jst""".split()  # noqa: SIM905
 )
 
 

@@ -459,3 +459,13 @@ def test_a_childs_shoe_size_is_a_size_asked() -> None:
         True,
         None,
     )
+
+
+def test_an_acronym_typed_in_lower_case_is_a_name() -> None:
+    """ "an nhs discount": a name the pages never mention, though not capitalised; chat
+    shorthand of the same shape is none."""
+    assert verdict("is there an nhs discount? im a nurse", [RETURNS, FAQ])[:2] == (
+        False,
+        "unknown_name",
+    )
+    assert verdict("can i change my order thx", [FAQ])[:2] == (True, None)
