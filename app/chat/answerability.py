@@ -14,9 +14,9 @@ mentions. The chosen evidence is judged against the question's specifics instead
   Stormhollow 2 and 3, the shopper asks about the Stormhollow 1);
 - a name the question gives (a place, a scheme, a brand: a capitalised word that is not the
   question's first, or a three-letter acronym in lower case: "nhs") must appear in the shop's
-  pages, spelt whole, or be a place they cover by
-  a region they name (`app.chat.places`: Belfast, Northern Ireland), and so must a standard or
-  rating it names by code ("does it meet EN 343?", "is it IPX6?");
+  pages, spelt whole, or be a place they cover by a region they name (`app.chat.places`:
+  Belfast, Northern Ireland), and so must a standard or rating it names by code ("does it meet
+  EN 343?", "is it IPX6?");
 - a field the question asks about, of a kind the shop lists for other products ("how far does
   the beam reach?"), must be in the record of the product asked about (or of one of the cuts it
   names alike: the men's and the women's), or in a policy or FAQ page of the turn (which may
