@@ -60,10 +60,12 @@ from app.chat.products import GENERIC, PRODUCT_CODE, name_words, names
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
 
-# "size XL", "in XXL", "UK 11", "EU 44", "size 10"
+# "size XL", "in XXL", "UK 11", "EU 44", "size 10"; typed in lower case too ("size m", "uk 11"),
+# but for "in" ("in s" is no size)
 _SIZE = re.compile(
-    r"\b(?:(?:size|in)\s+(XXS|XS|S|M|L|XL|XXL|XXXL|\d{1,2}(?:\.5)?)\b"
-    r"|(UK|EU|US)\s?(\d{1,2}(?:\.5)?)\b|(XXS|XS|XL|XXL|XXXL)\b)",
+    r"\b(?:(?i:size)\s+(?i:(XXS|XS|S|M|L|XL|XXL|XXXL|\d{1,2}(?:\.5)?))\b"
+    r"|in\s+(XXS|XS|S|M|L|XL|XXL|XXXL|\d{1,2}(?:\.5)?)\b"
+    r"|(?i:(UK|EU|US))\s?(\d{1,2}(?:\.5)?)\b|(XXS|XS|XL|XXL|XXXL)\b)",
 )
 # "in the long size", "in Long?": a sleeping bag's or a mat's length
 _LENGTH = re.compile(
@@ -344,11 +346,11 @@ def _asked_sizes(question: str) -> set[str]:
     found = {m.group(1).upper() for m in _LENGTH.finditer(question)}
     found |= {f"UK {m.group(1)}K" for m in _KIDS_SIZE.finditer(question)}
     for match in _SIZE.finditer(question):
-        letter, system, number, bare = match.groups()
+        sized, letter, system, number, bare = match.groups()
         if system:
             found.add(f"{system.upper()} {number}")
         else:
-            found.add((letter or bare).upper())
+            found.add((sized or letter or bare).upper())
     return found
 
 

@@ -469,3 +469,11 @@ def test_an_acronym_typed_in_lower_case_is_a_name() -> None:
         "unknown_name",
     )
     assert verdict("can i change my order thx", [FAQ])[:2] == (True, None)
+
+
+def test_a_size_typed_in_lower_case_is_a_size_asked() -> None:
+    assert verdict("What does the Cairngorm 800 weigh in size xl?", [JACKET])[:2] == (
+        False,
+        "other_size",
+    )
+    assert verdict("what does the cairngorm 800 weigh, size m?", [JACKET])[:2] == (True, None)
