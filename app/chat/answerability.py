@@ -44,6 +44,7 @@ from app.chat.asking import asking_part, told_places_matter
 from app.chat.catalog import Catalog, Product
 from app.chat.conditions import other_case
 from app.chat.evidence import (
+    CHAT_SHORTHAND,
     FIELD_NAMES,
     FRAMING,
     HOW_MUCH,
@@ -387,9 +388,9 @@ _AFTER_KIND = re.compile(
 # A three-letter word of consonants only, typed in lower case: an acronym ("nhs", "dhl") or chat
 # shorthand, which these are ("thx", "pls").
 _ACRONYM = re.compile(r"\b[b-df-hj-np-tv-xz]{3}\b")
-_CHAT_ACRONYMS = frozenset(
-    """thx tx tnx pls plz pz btw tbh ffs smh lmk brb ngl hmm hm nvm sth smth txt pcs xx xxx
-    ppl yrs hrs wks mths wht whr whn shd cnt dnt wnt jst""".split()  # noqa: SIM905
+_CHAT_ACRONYMS = CHAT_SHORTHAND | frozenset(
+    """tx tnx pz smh lmk brb ngl hmm hm nvm sth smth txt pcs xx xxx ppl yrs hrs wks mths wht
+    whr whn shd cnt dnt wnt jst""".split()  # noqa: SIM905
 )
 
 

@@ -594,7 +594,7 @@ _UNMARKED_CONTRACTION = frozenset(
 )
 # Chat shorthand for function words ("whats ur delivery policy", "can u ship n gift wrap"), and
 # its "please", "thanks" and "lol": no content word.
-_CHAT_SHORTHAND = frozenset("u ur r n pls plz thx ty lol omg tbh btw ffs".split())  # noqa: SIM905
+CHAT_SHORTHAND = frozenset("u ur r n pls plz thx ty lol omg tbh btw ffs".split())  # noqa: SIM905
 
 
 def plain_words(text: str) -> list[str]:
@@ -602,7 +602,7 @@ def plain_words(text: str) -> list[str]:
     ("what's" is no word, "stove's" is "stove", "isn't" and "whats" are none)."""
     words: list[str] = []
     for word in content_words(text):
-        if word in _UNMARKED_CONTRACTION or word in _CHAT_SHORTHAND:
+        if word in _UNMARKED_CONTRACTION or word in CHAT_SHORTHAND:
             continue
         if "'" in word:
             word = word.split("'", 1)[0]

@@ -542,8 +542,8 @@ class ChatService:
         cited by their numbers in the turn's prompt. The model may only restate those lines
         (`claims.restates`), so the other passages would only be prefilled, not used."""
         numbers = sorted({line.number for line in selection.shown})
-        passages = [passages[n - 1] for n in numbers]
-        return self._assemble(earlier, passages, question, numbers=numbers)
+        shown = [passages[n - 1] for n in numbers]
+        return self._assemble(earlier, shown, question, numbers=numbers)
 
     def _assemble(
         self,

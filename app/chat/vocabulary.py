@@ -44,12 +44,11 @@ class Vocabulary:
         # write apart: a lone letter is no word of its own
         flat = re.sub(r"\s+", " ", " ".join(named).lower())
         spaced = {
-            w.replace("-", " "): w
+            w.replace("-", " ")
             for t in named
             for w in _HYPHENATED.findall(t.lower())
             if _SHORT_PART.search(w) and w.replace("-", " ") not in flat
         }
-        self._hyphenated = spaced
         alternation = "|".join(
             re.escape(w).replace(r"\ ", r"\s+") for w in sorted(spaced, key=len, reverse=True)
         )
@@ -62,9 +61,7 @@ class Vocabulary:
         the pages write it: "airloft r value?" → "airloft r-value?"."""
         if self._spaced is None:
             return text
-        return self._spaced.sub(
-            lambda m: self._hyphenated[re.sub(r"\s+", " ", m.group(0).lower())], text
-        )
+        return self._spaced.sub(lambda m: re.sub(r"\s+", "-", m.group(0).lower()), text)
 
     def knows(self, stem: str) -> bool:
         """Whether any passage holds ``stem``."""
