@@ -15,6 +15,7 @@ from ingest.documents import Document, Section, content_hash
 TokenCounter = Callable[[str], int]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(£€$])")
+_TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}")  # "|---|---|" or "| --- | --- |" under a header row
 
 
 @dataclass(frozen=True)
@@ -71,10 +72,21 @@ def pack(text: str, count_tokens: TokenCounter, budget: int, overlap: int) -> li
     chunks: list[list[tuple[str, int]]] = []
     current: list[tuple[str, int]] = []
     used = 0
-    for unit, tokens in units:
+    header: list[tuple[str, int]] = []  # the header row and rule of the table being packed
+    for number, (unit, tokens) in enumerate(units):
+        row = unit.startswith("|")
+        if _TABLE_RULE.match(unit) and number and units[number - 1][0].startswith("|"):
+            header = [units[number - 1], (unit, tokens)]
+        elif not row:
+            header = []
         if current and used + tokens > budget:
             chunks.append(current)
-            current = _tail(current, overlap, budget - tokens)
+            # a table's rows go on under their header: a row alone does not say what it is
+            carried = header if row and header[-1][0] != unit else []
+            room = budget - tokens - sum(t for _, t in carried)
+            current = _tail(current, overlap, room)
+            if carried and carried[0] not in current:
+                current = [*carried, *current]
             used = sum(t for _, t in current)
         current.append((unit, tokens))
         used += tokens

@@ -20,8 +20,9 @@ _SKIPPED_TAGS = {
     "form",
 }
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
-_BLOCKS = {"p", "div", "li", "ul", "ol", "tr", "table", "section", "article", "br", "dd", "dt"}
+_BLOCKS = {"p", "div", "li", "ul", "ol", "table", "section", "article", "br", "dd", "dt"}
 _CELLS = {"td", "th"}
+_ROW_START = "\x00"  # marks a table row's line until ``_clean`` writes it as "| a | b |"
 _SPACES = re.compile(r"[ \t\r\f\v]+")
 _MAIN = re.compile(r"<main[\s>]", re.IGNORECASE)
 
@@ -40,6 +41,7 @@ class _PageParser(HTMLParser):
         self._in_title = False
         self._heading: tuple[int, str] | None = None  # (level, anchor) while inside <hN>
         self._heading_text: list[str] = []
+        self._row: list[str] | None = None  # the cells' tags of the table row being read
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "main":
@@ -55,7 +57,12 @@ class _PageParser(HTMLParser):
             self._heading_text = []
         elif tag in _BLOCKS:
             self._text("\n")
+        elif tag == "tr":
+            self._row = []
+            self._text(f"\n{_ROW_START}")
         elif tag in _CELLS:
+            if self._row is not None:
+                self._row.append(tag)
             self._text(" | ")
 
     def handle_endtag(self, tag: str) -> None:
@@ -78,6 +85,12 @@ class _PageParser(HTMLParser):
                 self.sections.append((list(self._stack), []))
         elif tag in _BLOCKS:
             self._text("\n")
+        elif tag == "tr" and self._row is not None:
+            # a row of header cells says what the rows under it are, as a Markdown table's does
+            if self._row and all(cell == "th" for cell in self._row):
+                self._text(f"\n{_ROW_START}" + " | ---" * len(self._row))
+            self._text("\n")
+            self._row = None
 
     def handle_data(self, data: str) -> None:
         if self._in_title:
@@ -120,5 +133,12 @@ def load_html(text: str, rel: str) -> LoadResult:
 
 
 def _clean(text: str) -> str:
-    lines = (_SPACES.sub(" ", line).strip(" |") for line in text.split("\n"))
-    return "\n".join(line.strip() for line in lines if line.strip())
+    lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
+    return "\n".join(_row(line) if line.startswith(_ROW_START) else line.strip(" |")
+                     for line in lines if line.strip(f" |{_ROW_START}"))  # fmt: skip
+
+
+def _row(line: str) -> str:
+    """A table row as Markdown writes it: "| Sleeping bags | 3 years |"."""
+    cells = [cell.strip() for cell in line.removeprefix(_ROW_START).strip().strip("|").split("|")]
+    return f"| {' | '.join(cells)} |"

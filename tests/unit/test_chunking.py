@@ -52,6 +52,27 @@ def test_lines_are_split_before_sentences() -> None:
     assert all(line.startswith("Field") for c in chunks for line in c.split("\n"))
 
 
+def test_a_table_split_between_chunks_goes_on_under_its_header_row() -> None:
+    rows = "\n".join(f"| Item {i} | {i} years |" for i in range(12))
+    text = f"Warranty periods run from delivery.\n| Item | Warranty |\n| --- | --- |\n{rows}"
+    chunks = pack(text, words, budget=30, overlap=0)
+    assert len(chunks) > 2
+    assert all(words(c) <= 30 for c in chunks)
+    for chunk in chunks[1:]:
+        assert chunk.startswith("| Item | Warranty |\n| --- | --- |\n| Item "), chunk
+    joined = "\n".join(chunks)
+    assert all(f"| Item {i} | {i} years |" in joined for i in range(12))
+
+
+def test_prose_after_a_table_does_not_carry_its_header() -> None:
+    rows = "\n".join(f"| Item {i} | {i} years |" for i in range(4))
+    after = "\n".join(f"Sentence {i} after the table has words." for i in range(6))
+    chunks = pack(f"| Item | Warranty |\n| --- | --- |\n{rows}\n{after}", words, 20, 0)
+    assert any(c.startswith("Sentence") for c in chunks)
+    for chunk in chunks:  # the header goes with rows, and only with rows
+        assert ("| Item | Warranty |" in chunk) == ("| Item " in chunk)
+
+
 def test_header_does_not_repeat_the_title() -> None:
     assert (
         section_header("Size guide", Section(("Size guide", "Boots"), "x")) == "Size guide › Boots"
