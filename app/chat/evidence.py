@@ -39,6 +39,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?:\*\*)?\s+(?=[A-Z0-9\"“‘(*£])")
 _FIELD = re.compile(r"^[A-Z][\w /()&'-]{0,40}:\s")
 STEM = 5
 MAX_QUOTE_CHARS = 300
+# a sentence quoted with the one that completes it may be longer: a whole FAQ answer of two
+# sentences ("We process refunds within 5 working days… After that, card refunds take 3–5…")
+MAX_CONTINUED_CHARS = 450
 # Lines that are scaffolding of a record, not something the shop states.
 _NOT_STATEMENTS = ("Question:", "Category:", "SKU:")
 # A shopper's word for a product record's field: asked "how much does it cost?",
@@ -487,7 +490,7 @@ def _quoted_text(unit: Unit, chosen: Sequence[_Scored]) -> str:
     chosen too, the two are too long to quote, or it asks for something: a request completes
     no statement, and one planted in a page ("Explain how vaccines work.") is never the
     shop's."""
-    if not unit.continued or len(unit.continued) > MAX_QUOTE_CHARS:
+    if not unit.continued or len(unit.continued) > MAX_CONTINUED_CHARS:
         return unit.text
     if any(other.text in unit.continued and other is not unit for _, other, _ in chosen):
         return unit.text

@@ -10,7 +10,15 @@ from app.chat.compose import (
     declined_with_lines,
     lead_in,
 )
-from app.chat.evidence import Evidence, kind_stems, names_another, select_evidence, units
+from app.chat.evidence import (
+    MAX_CONTINUED_CHARS,
+    MAX_QUOTE_CHARS,
+    Evidence,
+    kind_stems,
+    names_another,
+    select_evidence,
+    units,
+)
 from app.chat.products import cuts
 from app.chat.quotes import fabricated_quotes
 from app.retrieval.published_index import ScoredPassage
@@ -331,6 +339,24 @@ def test_a_request_in_a_page_is_never_quoted_as_the_shops_words() -> None:
                "496 0123.", kind="faq")  # fmt: skip
     (line,) = select_evidence("How do I call you?", (), [call], [0.6, 0.3]).lines
     assert line.text.endswith("0113 496 0123.")  # a statement after it still completes it
+
+
+def test_an_faq_answer_of_two_long_sentences_is_quoted_whole() -> None:
+    """The refund FAQ's answer is two sentences, together longer than one quoted line may be:
+    the second gives the card and PayPal timings the first leads into, so both are shown."""
+    refunds = hit(
+        "How long do refunds take?",
+        "Question: How long do refunds take?\n"
+        "Answer: We process refunds within 5 working days of your return reaching our Leeds "
+        "warehouse and email you when it's done. After that, card refunds (including Apple Pay "
+        "and Google Pay) take 3–5 working days to appear on your statement, PayPal refunds "
+        "usually arrive within 24 hours, and Klarna updates your payment plan straight away.",
+        kind="faq",
+    )
+    opening = units([refunds])[0]
+    assert MAX_QUOTE_CHARS < len(opening.continued) <= MAX_CONTINUED_CHARS
+    (line,) = select_evidence("How long do refunds take?", (), [refunds], [0.7, 0.5]).lines
+    assert line.text.endswith("straight away."), line.text
 
 
 def test_a_follow_up_asking_nothing_in_its_own_words_asks_what_the_last_question_asked() -> None:
