@@ -7,9 +7,10 @@ quoted line is a verbatim unit of a passage the turn was given, cited by its pas
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
-from app.chat.evidence import Evidence
+from app.chat.evidence import TABLE_RULE, Evidence, table_cells
 from app.retrieval.published_index import ScoredPassage
 
 DECLINES = {
@@ -93,15 +94,51 @@ def composed_pieces(
         head = f"{covered} {head}"
     if stated and not partial:
         head = f"{stated.capitalize()}. {head}"
-    return [
-        head,
-        *(
-            f"\n\n> “{line.text}” [{line.number}]"
-            if i == 0
-            else f"\n> “{line.text}” [{line.number}]"
-            for i, line in enumerate(lines)
-        ),
-    ]
+    return [head, *quoted(lines, passages)]
+
+
+def quoted(lines: Sequence[Evidence], passages: Sequence[ScoredPassage]) -> list[str]:
+    """Each line as a block quote with its citation; a table's header row with the rows chosen
+    under it as that table, its cells as the page has them, cited below it."""
+    pieces: list[str] = []
+    after_block = True  # the first piece opens a paragraph of its own
+    start = 0
+    while start < len(lines):
+        line = lines[start]
+        if _is_header(line, passages):
+            end = start + 1
+            while end < len(lines) and _is_row_under(lines[end], line, passages):
+                end += 1
+            if end > start + 1:
+                rule = "|" + " --- |" * len(table_cells(line.text))
+                rows = "\n".join(row.text for row in lines[start + 1 : end])
+                pieces.append(f"\n\n{line.text}\n{rule}\n{rows}\n\n[{line.number}]")
+                after_block, start = True, end
+                continue
+        gap = "\n\n" if after_block else "\n"
+        pieces.append(f"{gap}> “{line.text}” [{line.number}]")
+        after_block, start = False, start + 1
+    return pieces
+
+
+def _is_header(line: Evidence, passages: Sequence[ScoredPassage]) -> bool:
+    """Whether ``line`` is a table's header row in its passage (a rule under it)."""
+    if not line.text.startswith("|"):
+        return False
+    rows = passages[line.number - 1].passage.text.split("\n")
+    return any(
+        row.strip() == line.text and TABLE_RULE.match(below.strip())
+        for row, below in itertools.pairwise(rows)
+    )
+
+
+def _is_row_under(line: Evidence, header: Evidence, passages: Sequence[ScoredPassage]) -> bool:
+    return (
+        line.number == header.number
+        and line.text.startswith("|")
+        and len(table_cells(line.text)) == len(table_cells(header.text))
+        and not _is_header(line, passages)
+    )
 
 
 def _page(hit: ScoredPassage) -> str:

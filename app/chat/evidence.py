@@ -663,11 +663,11 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
         above = lead if item else ""
         if not item:
             lead = line if line.rstrip("*").endswith(":") else ""
-        if _TABLE_RULE.match(line):
+        if TABLE_RULE.match(line):
             continue
         if line.startswith("|"):
             following = lines[number + 1] if number + 1 < len(lines) else ""
-            if _TABLE_RULE.match(following):
+            if TABLE_RULE.match(following):
                 header = line  # "| Size | Chest (cm) |" above "|---|---|"
             else:
                 found.append((line, "", header))
@@ -702,12 +702,13 @@ _POINTER = re.compile(
 
 
 _BULLET = re.compile(r"^[-*•]\s+\S")  # "- **Socks and liner socks** once removed …"
-_TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}")  # "|---|---|", under a table's header row
+TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}")  # "|---|---|", under a table's header row
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _RANGE = re.compile(r"^(\d+(?:\.\d+)?)\s*[–-]\s*(\d+(?:\.\d+)?)$")
 
 
-def _cells(row: str) -> list[str]:
+def table_cells(row: str) -> list[str]:
+    """A table row's cells: \"| M | 97–102 |\" → [\"M\", \"97–102\"]."""
     return [cell.strip() for cell in row.strip().strip("|").split("|")]
 
 
@@ -717,9 +718,9 @@ def _row_held(question: str, asked: frozenset[str], unit: Unit) -> frozenset[str
     range there: a 100 cm chest is the row "| M | 97–102 | 82–87 |" under
     "| Size | Chest (cm) | Waist (cm) |", not the XXL row with a waist of 100–106."""
     numbers = {n: float(n) for n in _NUMBER.findall(question)}
-    names = [stems(_UNIT_OF_MEASURE.sub("", cell)) & asked for cell in _cells(unit.header)]
+    names = [stems(_UNIT_OF_MEASURE.sub("", cell)) & asked for cell in table_cells(unit.header)]
     columns = [i for i, name in enumerate(names) if name] or range(len(names))
-    cells = _cells(unit.text)
+    cells = table_cells(unit.text)
     held = set(asked & stems(f"{unit.header} {_NUMBER.sub(' ', unit.text)}"))
     for column in columns:
         cell = cells[column] if column < len(cells) else ""

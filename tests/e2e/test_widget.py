@@ -1,7 +1,8 @@
 """The widget on a shop's own site, in headless Chromium: the sample shop (examples/shop-site)
 served from one origin embeds /widget.js from the real server on another. A shopper asks on the
-tent's page, moves to the filter bottle's page and finds the conversation there, asks again, and
-gets each product's answer with its source; a site that is not allowed cannot use the assistant.
+tent's page (a repair price comes as the page's table), moves to the filter bottle's page and
+finds the conversation there, asks again, and gets each product's answer with its source; a
+site that is not allowed cannot use the assistant.
 Takes the README's screenshots of the widget (desktop and phone width) into docs/."""
 
 from __future__ import annotations
@@ -81,6 +82,10 @@ def test_a_shopper_asks_on_two_product_pages_of_an_allowed_shop(
     _screenshot(page, "widget-desktop.png")  # the question and its answer in view
     tent.get_by_role("button", name="Helpful", exact=True).click()
     tent.get_by_text("Thanks for the feedback!").wait_for(timeout=30_000)
+    repair = _ask(page, "how much to replace a tent pole section?")
+    # the repair prices are the page's table: its header row and the row asked about, as a table
+    assert repair.locator("table th").first.inner_text() == "Repair"
+    assert repair.locator("table td").filter(has_text="£12 per section").count() == 1
 
     page.goto(f"{shop_site}{BOTTLE}")  # another page of the shop: the conversation follows
     page.locator(".msg.user").get_by_text("is this waterproof?").wait_for(timeout=30_000)

@@ -208,6 +208,30 @@ def test_a_measurement_finds_the_row_it_falls_in_shown_under_its_header() -> Non
         assert line in SIZES.passage.text
 
 
+def test_a_tables_rows_are_shown_as_that_table_under_its_header() -> None:
+    """The header row and the rows chosen under it read as a table with the page's cells,
+    cited below it, not as quoted lines of pipes; the lines around it stay quotes."""
+    lines = [
+        Evidence(2, "Unisex items are sized using the men's chest measurements above."),
+        Evidence(2, "| Size | Chest (cm) | Waist (cm) |"),
+        Evidence(2, "| M | 97–102 | 82–87 |"),
+        Evidence(2, "| XXL | 115–121 | 100–106 |"),
+        Evidence(1, "Specs: Fit: regular"),
+    ]
+    answer = "".join(composed_pieces(lines, [FOOTPRINT, SIZES]))
+    table = (
+        "\n\n| Size | Chest (cm) | Waist (cm) |\n| --- | --- | --- |\n| M | 97–102 | 82–87 |\n"
+        "| XXL | 115–121 | 100–106 |\n\n[2]"
+    )
+    assert table in answer, answer
+    assert "> “Unisex items are sized using the men's chest measurements above.” [2]" in answer
+    assert answer.endswith(f"{table}\n\n> “Specs: Fit: regular” [1]"), answer
+    assert "“|" not in answer
+    # a row whose header is not shown above it stays a quote (never a table without its header)
+    alone = "".join(composed_pieces([Evidence(2, "| M | 97–102 | 82–87 |")], [FOOTPRINT, SIZES]))
+    assert "> “| M | 97–102 | 82–87 |” [2]" in alone
+
+
 def test_the_best_line_is_chosen_even_when_it_is_poor_the_verdict_judges_it() -> None:
     assert len(choose("Do you sell kayaks?", [FOOTPRINT, RETURNS])) >= 1
     assert choose("anything", []) == []

@@ -211,16 +211,29 @@
   }
 
   // --- messages ---------------------------------------------------------------------------
-  /** The answer's text: paragraphs, "> " lines as quotes, [n] markers as small citations. */
+  /** The answer's text: paragraphs, "> " lines as quotes, "| a | b |" lines as a table (the
+   * row above a "| --- |" rule as its header), [n] markers as small citations. */
   function formatted(text) {
     var out = document.createDocumentFragment();
     var quote = null;
-    text.split("\n").forEach(function (line) {
-      if (/^>\s?/.test(line)) {
+    var table = null;
+    var lines = text.split("\n");
+    lines.forEach(function (line, i) {
+      if (/^\|/.test(line)) {
+        quote = null;
+        if (/^\|?\s*:?-{3,}/.test(line)) return; // the rule under the header row
+        if (!table) out.append((table = el("table")));
+        var header = /^\|?\s*:?-{3,}/.test(lines[i + 1] || "");
+        var cells = line.trim().replace(/^\||\|$/g, "").split("|").map(function (cell) {
+          return el(header ? "th" : "td", header ? { scope: "col" } : {}, cited(cell.trim()));
+        });
+        table.append(el("tr", {}, cells));
+      } else if (/^>\s?/.test(line)) {
+        table = null;
         if (!quote) out.append((quote = el("blockquote")));
         quote.append(el("p", {}, cited(line.replace(/^>\s?/, ""))));
       } else {
-        quote = null;
+        quote = table = null;
         if (line.trim()) out.append(el("p", {}, cited(line)));
       }
     });
@@ -497,6 +510,9 @@
     ".bot.handoff{border-color:#b7dfcd;background:#ecfdf5}",
     "blockquote{margin:6px 0;padding:2px 0 2px 10px;border-left:3px solid #10b981;color:#33424a}",
     "blockquote p{margin:0 0 4px}",
+    "table{border-collapse:collapse;margin:6px 0;font-size:13px;display:block;overflow-x:auto}",
+    "th,td{border:1px solid #d5dde1;padding:3px 6px;text-align:left;vertical-align:top}",
+    "th{background:#eef3f1}",
     ".cite{font-size:11px;color:#047857;font-weight:700;margin-left:2px}",
     ".sources-title{margin:8px 0 2px!important;font-size:12px;font-weight:700;color:#5b6770;text-transform:uppercase;letter-spacing:.04em}",
     ".sources{margin:0;padding:0;list-style:none;font-size:13px}",
