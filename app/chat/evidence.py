@@ -237,6 +237,9 @@ def select_evidence(
             # "whats ur delivery policy": what the page says of itself, nothing beside it
             found = [f for f in found if f[1].passage is found[0][1].passage]
         chosen, more = found[:max_lines], found[max_lines:]
+        table = _asked_table(asked, found[0][1] if found else None, ranked)
+        if table:  # "What are your opening hours?": the Opening hours section's table
+            chosen, more = table, [f for f in found if f[1] not in {t[1] for t in table}]
     answering = {c[1].text for c in chosen}
     more = [m for m in dict((m[1].text, m) for m in more).values() if m[1].text not in answering]
     words: set[str] = set()
@@ -288,6 +291,29 @@ def asks_page(asked: frozenset[str], page: Passage) -> bool:
     topic = asked - {"polic"}
     top = page.kind in HELP_KINDS and page.opens_page
     return bool(topic) and top and topic <= stems(page.title)
+
+
+MAX_TABLE_ROWS = 8  # a table asked for as a whole is shown whole up to this many rows
+
+
+def _asked_table(asked: frozenset[str], best: Unit | None, ranked: Sequence[_Scored]
+                 ) -> list[_Scored]:  # fmt: skip
+    """The rows of the table in the help page's section the question names, in the page's
+    order, when the best line is in that section: the section's table is its answer as a
+    whole ("What are your opening hours?": the Opening hours table, not one of its rows nor the
+    sentence under it). None when the table is longer than MAX_TABLE_ROWS."""
+    if best is None or not _asks_section(asked, best.passage.passage):
+        return []
+    section = best.passage.passage.section
+    rows = [r for r in ranked if r[1].passage.passage.section == section
+            and r[1].header.startswith("|")]  # fmt: skip
+    if not rows:
+        return []
+    header, passage = rows[0][1].header, rows[0][1].passage
+    table = [r for r in rows if r[1].header == header and r[1].passage is passage]
+    if len(table) > MAX_TABLE_ROWS:
+        return []
+    return sorted(table, key=lambda r: passage.passage.text.find(r[1].text))
 
 
 def _asks_section(asked: frozenset[str], page: Passage) -> bool:

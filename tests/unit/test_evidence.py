@@ -232,6 +232,35 @@ def test_a_tables_rows_are_shown_as_that_table_under_its_header() -> None:
     assert "> “| M | 97–102 | 82–87 |” [2]" in alone
 
 
+def test_the_table_of_the_section_asked_for_is_the_answer_whole() -> None:
+    """ "What are your opening hours?" names the Opening hours section: its table is the answer,
+    every row in the page's order under its header, whichever line scored best; a question for
+    one row of it still gets that row first."""
+    hours = hit(
+        "Contact Us and Complaints",
+        "All times are UK time.\n"
+        "| Channel | Monday to Friday | Saturday | Sunday |\n|---|---|---|---|\n"
+        "| Phone: 0113 496 0123 | 08:00–18:00 | 09:00–17:00 | Closed |\n"
+        "| Live chat | 08:00–20:00 | 09:00–17:00 | 10:00–16:00 |\n"
+        "| Leeds Collection Point | 09:00–17:30 | 09:00–17:30 | Closed |\n"
+        "Email and our contact form are open at all times and are answered during working hours.",
+        kind="policy",
+        section="Contact Us and Complaints › Opening hours",
+    )
+    similarity = [0.2, 0.2, 0.2, 0.2, 0.6]  # the embedder prefers the sentence under it
+    selection = select_evidence("What are your opening hours?", (), [hours], similarity)
+    assert [e.text for e in selection.lines] == [
+        "| Channel | Monday to Friday | Saturday | Sunday |",
+        "| Phone: 0113 496 0123 | 08:00–18:00 | 09:00–17:00 | Closed |",
+        "| Live chat | 08:00–20:00 | 09:00–17:00 | 10:00–16:00 |",
+        "| Leeds Collection Point | 09:00–17:30 | 09:00–17:30 | Closed |",
+    ]
+    assert selection.more[0].text.startswith("Email and our contact form")
+    # a section the question does not name: the best lines as ever
+    other = select_evidence("When is live chat open on Sundays?", (), [hours], similarity)
+    assert len([e for e in other.lines if e.text.startswith("|")]) < 4, other.lines
+
+
 def test_the_best_line_is_chosen_even_when_it_is_poor_the_verdict_judges_it() -> None:
     assert len(choose("Do you sell kayaks?", [FOOTPRINT, RETURNS])) >= 1
     assert choose("anything", []) == []
