@@ -301,7 +301,7 @@ def _asked_table(asked: frozenset[str], best: Unit | None, ranked: Sequence[_Sco
     """The rows of the table in the help page's section the question names, in the page's
     order, when the best line is in that section: the section's table is its answer as a
     whole ("What are your opening hours?": the Opening hours table, not one of its rows nor the
-    sentence under it). None when the table is longer than MAX_TABLE_ROWS."""
+    sentence under it). None when the table is longer than MAX_TABLE_ROWS: a part of it is asked."""
     if best is None or not _asks_section(asked, best.passage.passage):
         return []
     section = best.passage.passage.section
@@ -734,7 +734,7 @@ _RANGE = re.compile(r"^(\d+(?:\.\d+)?)\s*[–-]\s*(\d+(?:\.\d+)?)$")
 
 
 def table_cells(row: str) -> list[str]:
-    """A table row's cells: \"| M | 97–102 |\" → [\"M\", \"97–102\"]."""
+    """A table row's cells: "| M | 97–102 |" → ["M", "97–102"]."""
     return [cell.strip() for cell in row.strip().strip("|").split("|")]
 
 
