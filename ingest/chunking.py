@@ -82,7 +82,7 @@ def pack(text: str, count_tokens: TokenCounter, budget: int, overlap: int) -> li
         if current and used + tokens > budget:
             chunks.append(current)
             # a table's rows go on under their header: a row alone does not say what it is
-            carried = header if row and header[-1][0] != unit else []
+            carried = header if row and header and header[-1][0] != unit else []
             room = budget - tokens - sum(t for _, t in carried)
             current = _tail(current, overlap, room)
             if carried and carried[0] not in current:

@@ -73,6 +73,14 @@ def test_prose_after_a_table_does_not_carry_its_header() -> None:
         assert ("| Item | Warranty |" in chunk) == ("| Item " in chunk)
 
 
+def test_a_table_without_a_header_row_is_packed_as_its_rows() -> None:
+    """An HTML table with no <th> row has no header to carry: its rows are packed as lines."""
+    rows = [f"| Item {i} | {i} years |" for i in range(12)]
+    chunks = pack("\n".join(rows), words, budget=20, overlap=0)
+    assert len(chunks) > 2
+    assert "\n".join(chunks).split("\n") == rows
+
+
 def test_header_does_not_repeat_the_title() -> None:
     assert (
         section_header("Size guide", Section(("Size guide", "Boots"), "x")) == "Size guide › Boots"
