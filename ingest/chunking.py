@@ -9,13 +9,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from app.index.passage import HEADING_JOIN, Passage
+from app.index.passage import HEADING_JOIN, TABLE_RULE, Passage
 from ingest.documents import Document, Section, content_hash
 
 TokenCounter = Callable[[str], int]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(£€$])")
-_TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}")  # "|---|---|" or "| --- | --- |" under a header row
 
 
 @dataclass(frozen=True)
@@ -75,7 +74,7 @@ def pack(text: str, count_tokens: TokenCounter, budget: int, overlap: int) -> li
     header: list[tuple[str, int]] = []  # the header row and rule of the table being packed
     for number, (unit, tokens) in enumerate(units):
         row = unit.startswith("|")
-        if _TABLE_RULE.match(unit) and number and units[number - 1][0].startswith("|"):
+        if TABLE_RULE.match(unit) and number and units[number - 1][0].startswith("|"):
             header = [units[number - 1], (unit, tokens)]
         elif not row:
             header = []

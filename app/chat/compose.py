@@ -10,7 +10,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from app.chat.evidence import TABLE_RULE, Evidence, table_cells
+from app.chat.evidence import Evidence, table_cells
+from app.index.passage import TABLE_RULE
 from app.retrieval.published_index import ScoredPassage
 
 DECLINES = {
@@ -100,17 +101,19 @@ def composed_pieces(
 def quoted(lines: Sequence[Evidence], passages: Sequence[ScoredPassage]) -> list[str]:
     """Each line as a block quote with its citation; a table's header row with the rows chosen
     under it as that table, its cells as the page has them, cited below it."""
+    headers = _header_rows(passages, {line.number for line in lines})
     pieces: list[str] = []
     after_block = True  # the first piece opens a paragraph of its own
     start = 0
     while start < len(lines):
         line = lines[start]
-        if _is_header(line, passages):
+        if (line.number, line.text) in headers:
+            width = len(table_cells(line.text))
             end = start + 1
-            while end < len(lines) and _is_row_under(lines[end], line, passages):
+            while end < len(lines) and _row_of(lines[end], line.number, width, headers):
                 end += 1
             if end > start + 1:
-                rule = "|" + " --- |" * len(table_cells(line.text))
+                rule = "|" + " --- |" * width
                 rows = "\n".join(row.text for row in lines[start + 1 : end])
                 pieces.append(f"\n\n{line.text}\n{rule}\n{rows}\n\n[{line.number}]")
                 after_block, start = True, end
@@ -121,23 +124,24 @@ def quoted(lines: Sequence[Evidence], passages: Sequence[ScoredPassage]) -> list
     return pieces
 
 
-def _is_header(line: Evidence, passages: Sequence[ScoredPassage]) -> bool:
-    """Whether ``line`` is a table's header row in its passage (a rule under it)."""
-    if not line.text.startswith("|"):
-        return False
-    rows = passages[line.number - 1].passage.text.split("\n")
-    return any(
-        row.strip() == line.text and TABLE_RULE.match(below.strip())
-        for row, below in itertools.pairwise(rows)
-    )
+def _header_rows(passages: Sequence[ScoredPassage], numbers: set[int]) -> set[tuple[int, str]]:
+    """The table header rows (a rule under them) of the passages numbered ``numbers``, each
+    with its passage's number."""
+    found: set[tuple[int, str]] = set()
+    for number in numbers:
+        rows = [row.strip() for row in passages[number - 1].passage.text.split("\n")]
+        found |= {(number, row) for row, below in itertools.pairwise(rows)
+                  if row.startswith("|") and TABLE_RULE.match(below)}  # fmt: skip
+    return found
 
 
-def _is_row_under(line: Evidence, header: Evidence, passages: Sequence[ScoredPassage]) -> bool:
+def _row_of(line: Evidence, number: int, width: int, headers: set[tuple[int, str]]) -> bool:
+    """Whether ``line`` is a row of a table of ``width`` cells in passage ``number``."""
     return (
-        line.number == header.number
+        line.number == number
         and line.text.startswith("|")
-        and len(table_cells(line.text)) == len(table_cells(header.text))
-        and not _is_header(line, passages)
+        and len(table_cells(line.text)) == width
+        and (line.number, line.text) not in headers
     )
 
 

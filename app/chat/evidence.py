@@ -28,7 +28,7 @@ from app.chat.products import (
     subject,
     tokens,
 )
-from app.index.passage import Passage
+from app.index.passage import TABLE_RULE, Passage
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import STOPWORDS, content_words
 
@@ -239,7 +239,8 @@ def select_evidence(
         chosen, more = found[:max_lines], found[max_lines:]
         table = _asked_table(asked, found[0][1] if found else None, ranked)
         if table:  # "What are your opening hours?": the Opening hours section's table
-            chosen, more = table, [f for f in found if f[1] not in {t[1] for t in table}]
+            rows = {id(t[1]) for t in table}
+            chosen, more = table, [f for f in found if id(f[1]) not in rows]
     answering = {c[1].text for c in chosen}
     more = [m for m in dict((m[1].text, m) for m in more).values() if m[1].text not in answering]
     words: set[str] = set()
@@ -728,7 +729,6 @@ _POINTER = re.compile(
 
 
 _BULLET = re.compile(r"^[-*•]\s+\S")  # "- **Socks and liner socks** once removed …"
-TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}")  # "|---|---|", under a table's header row
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _RANGE = re.compile(r"^(\d+(?:\.\d+)?)\s*[–-]\s*(\d+(?:\.\d+)?)$")
 

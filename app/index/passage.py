@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
 HEADING_JOIN = " › "  # a section's path of headings, as one string: "Contact Us › Phone"
+# the rule under a table's header row in a passage's text: "|---|---|" or "| --- | --- |"
+TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}")
 
 
 @dataclass(frozen=True)
