@@ -2,9 +2,10 @@
 
 Retrieval (every set): the service's retriever in each of its variants, so what each improvement
 buys is measured on the same cases in the same run, and a relevance-floor sweep. Answers (the
-shop's set): the real chat service, engine included, answers every question and is scored.
+shop's set, shoppers' everyday requests from Bitext by intent, the ABCD guidelines): the real
+chat service, engine included, answers every question and is scored.
 Writes bench-results/eval.json and eval.md. Runs on a fresh machine after set-up, from the
-repository root; the public sets (HetPQA, MTRAG-UN, ABCD) are read from --eval-data.
+repository root; the public sets (HetPQA, MTRAG-UN, ABCD, Bitext) are read from --eval-data.
 """
 
 from __future__ import annotations
@@ -159,6 +160,12 @@ def main(argv: list[str] | None = None) -> int:
             )
         if args.answers:
             results["answers"] = asyncio.run(_answers(shop, answer_cases))
+            bitext = eval_data / "bitext" / BITEXT_CSV
+            if bitext.exists():  # shoppers' everyday requests, by intent, on the same pages
+                intents = [c for c in datasets.intent_cases(bitext) if args.part in ("all", c.part)]
+                results["answers_intents"] = asyncio.run(
+                    _answers(shop, intents[: args.limit or None])
+                )
     guidelines = eval_data / "abcd" / "guidelines.json"
     if args.answers and guidelines.exists() and args.part in ("all", "report"):
         with tempfile.TemporaryDirectory() as scratch:
@@ -206,6 +213,7 @@ async def _answers(settings: Settings, cases: list[datasets.Case]) -> dict[str, 
 
 
 PARTS = ("report", "fresh", "tuning")
+BITEXT_CSV = "Bitext_Sample_Customer_Support_Training_Dataset.csv"
 
 
 COLUMNS = ("cases", "hit@1", "hit@5", "recall@5", "recall@10", "mrr", "ndcg@10")
@@ -267,7 +275,11 @@ def markdown(results: dict[str, Any]) -> str:
                 f"questions: {results['recommended_floor']:.2f}.",
             ]
         lines.append("")
-    for key, name in (("answers", "shop"), ("answers_abcd", "ABCD guidelines")):
+    for key, name in (
+        ("answers", "shop"),
+        ("answers_intents", "shoppers' everyday requests (Bitext intents)"),
+        ("answers_abcd", "ABCD guidelines"),
+    ):
         for part, answers in results.get(key, {}).items():
             if not answers["rows"]:
                 continue

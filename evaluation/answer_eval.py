@@ -154,6 +154,8 @@ def score(case: Case, outcome: TurnOutcome) -> dict[str, Any]:
         row["wrong_polarity"] = row["stated_polarity"] not in (None, case.polarity)
     if case.answerable:
         row["key_facts"] = facts_found(outcome.answer, case.key_facts)
+        if case.any_fact:  # an intent's facts: any one of them answers it
+            row["key_facts"] = float(row["key_facts"] > 0)
         row["all_key_facts"] = float(row["key_facts"] == 1.0)
         if cited:
             row["citation_precision"] = len(cited & case.relevant) / len(cited)

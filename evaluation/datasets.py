@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -19,6 +20,9 @@ REPORT_QUESTIONS = DATA / "report_questions.jsonl"
 FRESH_QUESTIONS = DATA / "fresh_questions.jsonl"
 # Questions on the ABCD agent guidelines, a knowledge base the checks were not written for.
 ABCD_QUESTIONS = DATA / "abcd_questions.jsonl"
+# Shoppers' everyday requests (Bitext), by intent, with the facts that answer each intent.
+BITEXT_INTENTS = DATA / "bitext_intents.json"
+BITEXT_PER_INTENT = 12  # messages drawn per intent: the first half tuning, the rest report
 EVAL_DATA_ENV = "SHOPDESK_EVAL_DATA"
 
 
@@ -41,6 +45,7 @@ class Case:
     part: str = "tuning"
     polarity: str | None = None  # "yes" / "no": the right answer to a yes/no question
     product: str = ""  # the product the question is about, where the set says (HetPQA's ASIN)
+    any_fact: bool = False  # any one of the key facts is the answer (an intent's)
 
 
 def shop_cases(path: Path = SHOP_QUESTIONS, *, part: str = "report") -> list[Case]:
@@ -73,6 +78,30 @@ def answer_cases() -> list[Case]:
         + shop_cases(REPORT_QUESTIONS, part="report")
         + shop_cases(FRESH_QUESTIONS, part="fresh")
     )
+
+
+def intent_cases(path: Path, per_intent: int = BITEXT_PER_INTENT) -> list[Case]:
+    """Shoppers' everyday requests from the Bitext set (``path``: its CSV), ``per_intent`` of
+    each intent `BITEXT_INTENTS` answers, drawn in a fixed order (by a hash of the message, so
+    the same on every machine), without the set's placeholders ("{{Order Number}}"); the first
+    half of each intent's is the tuning part, the rest the report part."""
+    facts = json.loads(BITEXT_INTENTS.read_text(encoding="utf-8"))["intents"]
+    messages: dict[str, set[str]] = {intent: set() for intent in facts}
+    with path.open(newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            text = row["instruction"].strip()
+            if row["intent"] in messages and text and "{{" not in text:
+                messages[row["intent"]].add(text)
+    cases = []
+    for intent, found in messages.items():
+        drawn = sorted(found, key=lambda t: hashlib.sha1(t.encode()).hexdigest())[:per_intent]
+        for number, text in enumerate(drawn):
+            part = "tuning" if number < per_intent // 2 else "report"
+            cases.append(
+                Case(f"bitext-{intent}-{number}", f"intent:{intent}", (), text, frozenset(),
+                     tuple(facts[intent]), part=part, any_fact=True)  # fmt: skip
+            )
+    return cases
 
 
 def hetpqa(path: Path) -> tuple[list[Passage], list[Case]]:

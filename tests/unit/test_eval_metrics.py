@@ -1,9 +1,14 @@
 from __future__ import annotations
 
+import json
 import math
 
+import pytest
+
 from evaluation.answer_eval import answer_polarity, stated_polarity
+from evaluation.datasets import BITEXT_INTENTS, intent_cases
 from evaluation.metrics import hit_at, ndcg_at, recall_at, reciprocal_rank, unique_in_order
+from tests.conftest import SHARED_EVAL
 
 
 def test_metrics_on_a_known_ranking() -> None:
@@ -35,3 +40,18 @@ def test_the_polarity_read_is_the_answers_opening_yes_or_no_else_the_models() ->
     hedge = "The closest I can find is what our product page for the Glow says: …"
     assert answer_polarity(hedge, "") is None  # "I can find" is no yes
     assert answer_polarity(hedge, "You can't return a pitched tent [2].") == "no"
+
+
+def test_the_everyday_requests_are_drawn_the_same_way_and_split_by_halves() -> None:
+    path = SHARED_EVAL / "bitext" / "Bitext_Sample_Customer_Support_Training_Dataset.csv"
+    if not path.exists():
+        pytest.skip("../shared/eval is not present")
+    cases = intent_cases(path, per_intent=4)
+    assert cases == intent_cases(path, per_intent=4)  # a fixed draw, not a random one
+    intents = json.loads(BITEXT_INTENTS.read_text(encoding="utf-8"))["intents"]
+    assert len(cases) == 4 * len(intents)
+    for intent, facts in intents.items():
+        own = [c for c in cases if c.category == f"intent:{intent}"]
+        assert [c.part for c in own] == ["tuning", "tuning", "report", "report"]
+        assert all(c.key_facts == tuple(facts) and c.any_fact and c.answerable for c in own)
+        assert all("{{" not in c.question for c in own)  # the set's placeholders left out
