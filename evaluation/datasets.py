@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import json
 import os
@@ -97,10 +98,10 @@ def intent_cases(path: Path, per_intent: int = BITEXT_PER_INTENT) -> list[Case]:
         drawn = sorted(found, key=lambda t: hashlib.sha1(t.encode()).hexdigest())[:per_intent]
         for number, text in enumerate(drawn):
             part = "tuning" if number < per_intent // 2 else "report"
-            cases.append(
-                Case(f"bitext-{intent}-{number}", f"intent:{intent}", (), text, frozenset(),
-                     tuple(facts[intent]), part=part, any_fact=True)  # fmt: skip
-            )
+            case_id, category = f"bitext-{intent}-{number}", f"intent:{intent}"
+            answer = tuple(facts[intent])
+            case = Case(case_id, category, (), text, frozenset(), answer, any_fact=True)
+            cases.append(dataclasses.replace(case, part=part))
     return cases
 
 
