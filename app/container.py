@@ -117,6 +117,7 @@ async def build_container(settings: Settings) -> AsyncIterator[Container]:
                 answer_policy=settings.answer_policy,
                 min_coverage=settings.answer_min_coverage,
                 near_word_similarity=settings.answer_near_word_similarity,
+                faq_paraphrase=settings.answer_faq_paraphrase,
                 stop_after_dropped=settings.answer_stop_after_dropped,
                 generation_passages=settings.generation_passages,
             ),

@@ -339,6 +339,16 @@ class Settings(BaseSettings):
             "never count this way (0: by spelling only)."
         ),
     )
+    answer_faq_paraphrase: float = Field(
+        0.65,
+        ge=0,
+        le=1,
+        description=(
+            "A message this alike (cosine) to one of the shop's FAQ questions asks that FAQ in "
+            'other words ("help me cancelling purchase 123" of "Can I change or cancel my '
+            'order?"): the FAQ is searched first and its answer is the answer (0: never).'
+        ),
+    )
     min_groundedness: float = Field(
         0.5,
         ge=0,

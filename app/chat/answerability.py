@@ -23,12 +23,14 @@ mentions. The chosen evidence is judged against the question's specifics instead
   answer it);
 - a question that asks what something costs must be shown a line that states an amount, or
   that it is free ("Pegs: 12 aluminium Y-pegs." does not say what replacement pegs cost);
-- and the evidence must hold the question's own words (besides the product name and chat
-  shorthand the pages never use; a misspelt word as the pages spell it; a follow-up's read
-  with the question it goes on from, when that holds more of them), weighed by how
-  rare each is in the shop's pages: "Can I hire a tent?" is not answered by a line about
-  pitching a tent, which holds "tent" but not the telling "hire". Evidence that holds too little
-  of them is *partial*: the shopper is shown the closest lines as such, and offered a person.
+- and, unless the answer opens the FAQ whose own question the message asks in other words
+  (`app.chat.faq_questions`), the evidence must hold the question's own words (besides the
+  product name and chat shorthand the pages never use; a misspelt word as the pages spell it;
+  a follow-up's read with the question it goes on from, when that holds more of them),
+  weighed by how rare each is in the shop's pages: "Can I hire a tent?" is not answered by a
+  line about pitching a tent, which holds "tent" but not the telling "hire". Evidence that
+  holds too little of them is *partial*: the shopper is shown the closest lines as such, and
+  offered a person.
 
 What the shopper tells of themselves ("I'm at uni in Sheffield.") is not judged as asked
 (`app.chat.asking`).
@@ -187,6 +189,8 @@ def judge(
         return Verdict(False, "other_product", missing=other.title)
     if asks_price(question) and not any(_MONEY.search(e.text) for e in selection.shown):
         return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
+    if selection.asks_faq:  # the FAQ it asks in other words: its words are not the shop's
+        return Verdict(True)
     # the asking sentences, or the whole message: what the shopper tells may be what the lines
     # are about ("My parcel says delivered but it isn't here. What do I do?")
     held = max(coverage(q, selection, vocabulary, near=near) for q in {asking, question})
@@ -263,6 +267,8 @@ def coverage(
         own = vocabulary.spelled(word)
         if own in named or own in FRAMING or (len(word) < 4 and not vocabulary.knows(own)):
             continue  # the product's name; chat shorthand the pages never use ("u", "ffs", "mum")
+        if _REFERENCE.fullmatch(word) and not vocabulary.knows(own):
+            continue  # the shopper's order or invoice number ("cancel order 00123842")
         weight = vocabulary.weight(own)
         total += weight
         if (
@@ -275,6 +281,8 @@ def coverage(
 
 
 _HOW = re.compile(r"\bhow\s+(many|often)\b", re.I)
+# a run of digits no figure is written as: an order, invoice or account number
+_REFERENCE = re.compile(r"\d{5,}")
 
 
 def _named(product: str) -> frozenset[str]:

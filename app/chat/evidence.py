@@ -144,6 +144,9 @@ class Selection:
     more: tuple[Evidence, ...] = ()
     # the help page topic the question names beside the conversation's product (`_help_topic`)
     topic: frozenset[str] = frozenset()
+    # the answer's first line opens the FAQ the question asks in other words
+    # (`app.chat.faq_questions`)
+    asks_faq: bool = False
 
     @property
     def shown(self) -> tuple[Evidence, ...]:
@@ -188,6 +191,7 @@ def select_evidence(
     max_lines: int = 2,
     more_lines: int = 1,
     parts: Sequence[tuple[str, Sequence[float]]] = (),
+    faq: str | None = None,
 ) -> Selection:
     """The units of ``passages`` that best answer ``question``.
 
@@ -199,7 +203,9 @@ def select_evidence(
     pack's warranty?"), each with its own cosines: each part's lines are chosen as a question's
     are, so every part is answered. Up to ``max_lines`` lines answer (each part's); up to
     ``more_lines`` further ones, chosen the same way, are shown after them (``Selection.more``)
-    but not relied on: whether the pages answer is judged on the answer's own lines.
+    but not relied on: whether the pages answer is judged on the answer's own lines. ``faq``
+    is the id of the FAQ passage the question asks in other words (`app.chat.faq_questions`):
+    its answer's opening is ranked as one whose own question holds the shopper's words.
     """
     candidates = units(passages)
     titles = [h.passage.title for h in passages if h.passage.kind == "product"]
@@ -215,7 +221,9 @@ def select_evidence(
             # a part that names no product may be about the product's case, not its record
             # ("…, and how long is that pack's warranty?"): its record's lines earn no bonus
             named = subject([text], passages) if product is not None else None
-            ranked = _ranked(text, asked_stems(text), candidates, cosines, passages, product, named)
+            ranked = _ranked(
+                text, asked_stems(text), candidates, cosines, passages, product, named, faq=faq
+            )
             shown = {c[1].text for c in chosen}
             found = _chosen([r for r in ranked if r[1].text not in shown], max_lines + more_lines)
             chosen.extend(found[:max_lines])
@@ -230,7 +238,8 @@ def select_evidence(
         alike = frozenset(named_titles(question, titles)) if product is None else frozenset()
         alike = alike if cuts(alike) else frozenset()
         ranked = _ranked(
-            question, asked, candidates, similarity, passages, product, topic=topic, alike=alike
+            question, asked, candidates, similarity, passages, product, topic=topic, alike=alike,
+            faq=faq,
         )  # fmt: skip
         found = _chosen(ranked, max_lines + more_lines)  # greedy: the answer's lines come first
         if found and asks_page(asked, found[0][1].passage.passage):
@@ -250,9 +259,17 @@ def select_evidence(
         words |= unit_names(unit.text)
     every = [*chosen, *more]
     lines = _evidence(chosen, every, [])
+    asks_faq = bool(chosen) and chosen[0][1].passage.passage.id == faq and _opens(chosen[0][1])
     return Selection(
-        tuple(lines), product, frozenset(words), tuple(_evidence(more, every, lines)), topic
-    )
+        tuple(lines), product, frozenset(words), tuple(_evidence(more, every, lines)), topic,
+        asks_faq,
+    )  # fmt: skip
+
+
+def _opens(unit: Unit) -> bool:
+    """Whether ``unit`` is its passage's first."""
+    first = next(iter(units([unit.passage])), None)
+    return first is not None and first.text == unit.text
 
 
 def _evidence(
@@ -364,17 +381,21 @@ def _ranked(
     *,
     topic: frozenset[str] = frozenset(),
     alike: frozenset[str] = frozenset(),
+    faq: str | None = None,
 ) -> list[_Scored]:
     """The candidates that may answer, best first; another product's lines are left out when
     ``product`` is known, and the ``favoured`` product's record (by default ``product``'s) is
     ranked up, but not its lines that hold none of the ``topic`` words when there are some
     (`_help_topic`). With no ``product``, the records of the cuts of one product that the
     question names alike (``alike``: the men's and the women's) are ranked up as one
-    product's would be."""
+    product's would be. The opening of the ``faq`` passage's answer comes first."""
     favoured = product if favoured == "" else favoured
     scored: list[_Scored] = []
     closest = max((h.score for h in passages), default=0.0)
     asks = {h.passage.id: _faq_share(asked, h, closest) for h in passages}
+    # the FAQ asked in other words ("help me cancelling purchase 3707955617"): its answer's
+    # opening comes first, as the shop's answer to the very question asked
+    faq_passage = next((h for h in passages if h.passage.id == faq), None)
     introductions = {h.passage.id for h in passages if asks_page(asked, h.passage)}
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     on_topic = _on_topic(topic, candidates)
@@ -421,7 +442,26 @@ def _ranked(
             score += PRODUCT_WEIGHT  # one cut of the product the question names
         scored.append((score, unit, held))
     scored.sort(key=lambda s: -s[0])
+    faq_opening = openings.get(id(faq_passage)) if faq_passage is not None else None
+    asked_faq = next((s for s in scored if s[1] is faq_opening), None)
+    if (
+        asked_faq is not None
+        and scored[0] is not asked_faq
+        and _no_closer_page(asked, asked_faq[1], scored[0][1])
+    ):
+        scored.remove(asked_faq)  # the shop's answer to the question asked, first
+        scored.insert(0, (scored[0][0], *asked_faq[1:]))
     return scored
+
+
+def _no_closer_page(asked: frozenset[str], faq: Unit, best: Unit) -> bool:
+    """Whether the ``best`` line's page and section hold no more of the question's words than
+    the ``faq`` line's own question does ("Can I cancel a pre-order?": the Pre-orders section,
+    not "Can I change or cancel my order?")."""
+    page = best.passage.passage
+    return len(asked & stems(faq.passage.passage.title)) >= len(
+        asked & stems(f"{page.title} {page.section}")
+    )
 
 
 # What a title says after the product's kind: "… Walking Boot Women's", "… Poles (pair)"

@@ -40,6 +40,7 @@ from app.chat.evidence import (
     select_evidence,
     units,
 )
+from app.chat.faq_questions import PARAPHRASE_COSINE, faq_questions
 from app.chat.listing import MAX_LISTED, Listed, asks_for_list, listing_answer
 from app.chat.messages import clean_message
 from app.chat.near_words import NEAR_WORD_SIMILARITY, near_question_words
@@ -81,6 +82,8 @@ class ChatOptions:
     min_coverage: float = MIN_COVERAGE  # under it, the closest lines are shown as such
     # a question's word held by a line's word this alike (contextual vectors; 0: spelling only)
     near_word_similarity: float = NEAR_WORD_SIMILARITY
+    # a message this alike to an FAQ's own question asks that FAQ (0: never by meaning alone)
+    faq_paraphrase: float = PARAPHRASE_COSINE
     history_turns_for_retrieval: int = 2
     screen_messages: bool = True  # decline prompt attacks and requests for others' data up front
     # end the answer after this many sentences dropped in a row (0: never)
@@ -114,6 +117,8 @@ class ChatService:
             turn_vectors=turn_vectors,
             history_weights=options.history_weights,
             history_turns=options.history_turns_for_retrieval,
+            lines=line_vectors,
+            paraphrase_cosine=options.faq_paraphrase,
         )
         self._engine = engine
         self._format = prompt_format
@@ -167,7 +172,7 @@ class ChatService:
             # read with what it leaves implicit (the transcript keeps the shopper's words)
             last_question = turns[-1].question if turns else ""
             asked = read_question(question, last_question, facts.vocabulary)
-            vector, in_conversation, retrieval = await self._search.find(
+            vector, in_conversation, retrieval, faq = await self._search.find(
                 session_id, asked, turns, focus, facts, timings
             )
 
@@ -192,7 +197,7 @@ class ChatService:
                 shown: list[str] = []
                 try:
                     async for text in self._answer(
-                        outcome, turns, asked, in_conversation, focus, facts
+                        outcome, turns, asked, in_conversation, focus, facts, faq
                     ):
                         shown.append(text)
                         yield Delta(text)
@@ -303,15 +308,17 @@ class ChatService:
         vector: np.ndarray,
         focus: Focus | None,
         facts: PageFacts,
+        faq: str | None,
     ) -> AsyncIterator[str]:
-        """Choose the shop's lines that answer; decline, compose or generate-and-check."""
+        """Choose the shop's lines that answer; decline, compose or generate-and-check.
+        ``faq``: the FAQ passage the question asks in other words, if any."""
         earlier = [t for t in turns if (t.shown or t.answer) not in self._withheld]
         prompt = self._prompt(outcome, earlier, question)
         # the shop's lines are chosen and checked in the passages whole; the prompt holds what
         # fits its budget (a record's Specs line may be past it)
         passages = outcome.passages
         mark = time.perf_counter()
-        selection = await self._select(question, vector, turns, passages, focus)
+        selection = await self._select(question, vector, turns, passages, focus, faq)
         outcome.product = _product_of(selection, passages, facts.catalog, outcome.product)
         about = _asked_about(selection, focus, facts.catalog)
         verdict_of = functools.partial(
@@ -357,8 +364,10 @@ class ChatService:
         shown = ""
         if policy != "generative" and lines:  # the shop's own words first, at once
             outcome.evidence, outcome.composed = tuple(lines), True
-            faq = answers_faq(question, lines[0], passages)
-            stated = plain_answer(question, lines[0].text, product=selection.product, faq_match=faq)
+            own_faq = answers_faq(question, lines[0], passages)  # in the shopper's own words
+            stated = plain_answer(
+                question, lines[0].text, product=selection.product, faq_match=own_faq
+            )
             pieces = composed_pieces(lines, passages, stated=stated, covered=covered)
             for piece in pieces:
                 shown += piece
@@ -388,6 +397,7 @@ class ChatService:
         turns: list[Turn],
         passages: list[ScoredPassage],
         focus: Focus | None,
+        faq: str | None,
     ) -> Selection:
         self.warm_lines()
         texts = [unit.text for unit in units(passages)]
@@ -405,7 +415,13 @@ class ChatService:
         if focus is not None and not focus.page and all(h.passage.title != about for h in passages):
             about = None
         return select_evidence(
-            question, earlier, passages, [float(x) for x in similarity], about=about, parts=parts
+            question,
+            earlier,
+            passages,
+            [float(x) for x in similarity],
+            about=about,
+            parts=parts,
+            faq=faq,
         )
 
     async def _near_words(self, question: str, selection: Selection) -> frozenset[str]:
@@ -422,7 +438,8 @@ class ChatService:
         """Start embedding every quotable line of a newly served version, in the background."""
         version = self._retriever.index.current().version
         if version.id != self._lines.warmed_version:
-            self._lines.warm_soon(version.id, quotable_lines(version.passages))
+            questions = [p.title for p in faq_questions(version.passages)]  # asked by meaning
+            self._lines.warm_soon(version.id, [*quotable_lines(version.passages), *questions])
 
     async def _facts(self) -> PageFacts:
         """The served version's vocabulary and catalog, worked out once per version off the

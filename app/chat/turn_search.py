@@ -11,17 +11,27 @@ is preferred: its passages are ranked first.
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 import numpy as np
 
 from app.chat.catalog import Focus
 from app.chat.evidence import asked_stems, asks_what_it_is
+from app.chat.faq_questions import paraphrased_faq
 from app.chat.page_facts import PageFacts
+from app.retrieval.line_vectors import LineVectors
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retrieval, Retriever
 from app.retrieval.rewrite import query_texts, question_parts
 from app.sessions.base import Turn
 from app.sessions.turn_vectors import TurnVectorCache
+
+
+class Found(NamedTuple):
+    vector: np.ndarray  # the question's own, kept for the next turns' blend
+    in_conversation: np.ndarray  # blended with the recent questions'
+    retrieval: Retrieval
+    faq: str | None  # the FAQ passage whose own question the message asks in other words
 
 
 class TurnSearch:
@@ -33,8 +43,15 @@ class TurnSearch:
         turn_vectors: TurnVectorCache,
         history_weights: tuple[float, ...],
         history_turns: int,
+        lines: LineVectors,
+        paraphrase_cosine: float,
     ) -> None:
+        """``lines``: the cache of line vectors, which holds the FAQs' questions' too;
+        ``paraphrase_cosine``: how close a message must be to an FAQ's question to ask it (0:
+        never by meaning alone)."""
         self._encoder = encoder
+        self._lines = lines
+        self._paraphrase = paraphrase_cosine
         self._retriever = retriever
         self._vectors = turn_vectors
         self._weights = history_weights
@@ -48,11 +65,11 @@ class TurnSearch:
         focus: Focus | None,
         facts: PageFacts,
         timings: dict[str, float],
-    ) -> tuple[np.ndarray, np.ndarray, Retrieval]:
+    ) -> Found:
         """The question's own vector (kept for the next turns' blend), the question in its
         conversation (blended with the recent questions' vectors: what a follow-up's words
-        are compared with) and the turn's passages; adds ``embed`` and ``search`` to
-        ``timings``."""
+        are compared with), the turn's passages and the FAQ the question asks in other words
+        (searched first); adds ``embed`` and ``search`` to ``timings``."""
         mark = time.perf_counter()
         vector = await self._encoder.encode(question)
         since = _topic_start(turns)
@@ -74,6 +91,7 @@ class TurnSearch:
             searches.append(([await self._encoder.encode(about + part)], [part]))
         page = focus.product.title if focus is not None and focus.page else None
         first: list[str] = []
+        faq = None
         asked = asked_stems(question)
         if focus is not None and asks_what_it_is(question, focus.product.title, asked):
             first = facts.catalog.describing(focus.product)  # "Tell me about the Stormhollow 2"
@@ -81,6 +99,11 @@ class TurnSearch:
             first = facts.catalog.holding(focus.product, asked)[:2]
         elif focus is None:  # "What is your warranty?": the Warranty page's introduction
             first = facts.pages.introducing(asked)
+            if not first:  # "help me cancelling purchase 3707955617": "Can I … cancel my order?"
+                faq = await paraphrased_faq(
+                    question, vector, facts.pages.faqs, self._lines, threshold=self._paraphrase
+                )
+                first = [faq] if faq else []
         named = focus.product.title if focus is not None and focus.named else None
         if len(searches) == 1:
             retrieval = self._retriever.search(
@@ -91,7 +114,7 @@ class TurnSearch:
                 searches, prefer=page, first=first, named=named
             )
         timings["search"] = time.perf_counter() - mark
-        return vector, queries[1] if previous else vector, retrieval
+        return Found(vector, queries[1] if previous else vector, retrieval, faq)
 
     async def remember(self, session_id: str, index: int, vector: np.ndarray) -> None:
         """Keep the turn's vector for the next turns' blend."""

@@ -616,3 +616,27 @@ def test_the_shop_line_is_chosen_from_the_passages_whole(
     assert outcome.declined is None, outcome.answer
     assert any("Weight: 410 g" in line.text for line in outcome.evidence), outcome.answer
     assert any("Weight: 410 g" in hit.passage.text for hit in outcome.passages)
+
+
+def test_an_faq_asked_in_other_words_is_answered_by_that_faq(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """A shopper's everyday request shares one word with the FAQ it asks: the FAQ is found by
+    its own question's vector, and its answer is the answer; with the setting at 0 the request
+    is answered from the lines' words alone, and misses it."""
+    message = "help me cancelling purchase 3707955617"
+    outcome, _ = ask(portal, stack.chat, new_session(), message)
+    assert outcome.declined is None
+    assert "60 minutes" in outcome.evidence[0].text  # "Yes, within 60 minutes of placing it."
+    by_words = ChatService(
+        store=stack.chat._store,
+        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
+        encoder=stack.encoder,
+        retriever=stack.chat._retriever,
+        engine=stack.engine,
+        prompt_format=stack.chat.prompt_format,
+        options=replace(stack.chat._options, answer_policy="extractive", faq_paraphrase=0),
+        line_vectors=stack.chat._lines,
+    )
+    outcome, _ = ask(portal, by_words, new_session(), message)
+    assert not any("60 minutes" in line.text for line in outcome.evidence)

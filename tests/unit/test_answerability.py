@@ -141,6 +141,13 @@ def test_evidence_without_the_questions_telling_words_is_partial() -> None:
     assert verdict("Can I return a tent that was pitched outdoors?", [RETURNS])[2] is False
 
 
+def test_the_shoppers_order_number_is_no_word_the_lines_must_hold() -> None:
+    words = Vocabulary([h.passage for h in SHOP])
+    selection = select_evidence("change order", (), [FAQ], [0.0] * len(units([FAQ])))
+    assert coverage("change order 00123842", selection, words) == 1.0
+    assert coverage("change order 1550", selection, words) < 1.0  # a figure may be asked
+
+
 def test_rare_words_weigh_more_than_common_ones() -> None:
     words = Vocabulary([h.passage for h in SHOP])
     assert words.weight("hire") > words.weight("tent") > 0

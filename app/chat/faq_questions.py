@@ -1,0 +1,62 @@
+"""The shop's FAQ that a message asks in other words.
+
+Shoppers rarely ask in an FAQ's own words: "help me cancelling purchase 3707955617" asks the FAQ
+"Can I change or cancel my order?" and shares one word with it, and its cosine with the FAQ's
+whole passage (question and answer) is no higher than with the Delivery page's. The embedder was
+trained on pairs of questions that mean the same, so the message's cosine with each FAQ's own
+question finds the one it asks. That FAQ is searched first (`app.chat.turn_search`), the opening
+of its answer is ranked as the shop's answer (`app.chat.evidence`), and the verdict takes it as
+answering what was asked, the checks on names, codes, sizes and prices aside
+(`app.chat.answerability`): the shopper's words for it are not the shop's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from app.chat.answerability import names_in
+from app.index.passage import Passage
+from app.retrieval.line_vectors import LineVectors
+
+# A message this close to an FAQ's own question (cosine, the question's own vector) asks it
+# (chosen on the tuning parts: the shop's labelled questions and shoppers' everyday requests).
+PARAPHRASE_COSINE = 0.65
+
+
+def faq_questions(passages: Sequence[Passage]) -> list[Passage]:
+    """Each FAQ's first passage (its question is its title), in the pages' order."""
+    first: dict[str, Passage] = {}
+    for passage in passages:
+        if passage.kind == "faq":
+            first.setdefault(passage.document_id, passage)
+    return list(first.values())
+
+
+async def paraphrased_faq(
+    message: str,
+    vector: np.ndarray,
+    faqs: Sequence[Passage],
+    lines: LineVectors,
+    *,
+    threshold: float = PARAPHRASE_COSINE,
+) -> str | None:
+    """The id of the FAQ passage whose own question ``message`` (``vector``: its own,
+    normalised) is closest to, when within ``threshold`` and the two name the same names;
+    None otherwise (or with no FAQ). A name tells near questions apart that the vectors do
+    not: "How much is delivery to Jersey?" is not "How much is delivery to the Scottish
+    Highlands and Islands?". The questions' vectors are the line cache's: embedded once per
+    served version."""
+    if not faqs or threshold <= 0:
+        return None
+    questions = await lines.vectors([p.title for p in faqs])
+    cosines = questions @ vector
+    best = int(np.argmax(cosines))
+    if float(cosines[best]) < threshold or _names(message) != _names(faqs[best].title):
+        return None
+    return faqs[best].id
+
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(name.lower() for name in names_in(text))

@@ -1,0 +1,74 @@
+"""An FAQ asked in other words: found by its own question's vector, its answer the answer."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import cast
+
+import numpy as np
+
+from app.chat.answerability import judge
+from app.chat.evidence import select_evidence, units
+from app.chat.faq_questions import faq_questions, paraphrased_faq
+from app.chat.vocabulary import Vocabulary
+from app.retrieval.line_vectors import LineVectors
+from tests.unit.passages import FAQ, RETURNS, TENT, hit
+
+CANCEL = hit(
+    "Can I change or cancel my order?",
+    "Question: Can I change or cancel my order?\nAnswer: Yes, within 60 minutes of placing "
+    "it. After 60 minutes your order is released to our warehouse.\nCategory: Orders",
+    kind="faq",
+)
+
+
+class _Lines:
+    """The line cache's lookup, with fixed vectors: isolates the choice from the embedder."""
+
+    def __init__(self, vectors: dict[str, list[float]]) -> None:
+        self._vectors = vectors
+
+    async def vectors(self, texts: Sequence[str]) -> np.ndarray:
+        return np.array([self._vectors[t] for t in texts], dtype=np.float32)
+
+
+def _found(vector: list[float], threshold: float = 0.65, message: str = "cancel it") -> str | None:
+    lines = _Lines({FAQ.passage.title: [1.0, 0.0], CANCEL.passage.title: [0.0, 1.0]})
+    faqs = faq_questions([TENT.passage, FAQ.passage, CANCEL.passage, RETURNS.passage])
+    asked = np.array(vector, dtype=np.float32)
+    return asyncio.run(
+        paraphrased_faq(message, asked, faqs, cast(LineVectors, lines), threshold=threshold)
+    )
+
+
+def test_the_faq_whose_own_question_is_closest_within_the_threshold_is_the_one_asked() -> None:
+    assert faq_questions([TENT.passage, FAQ.passage, CANCEL.passage]) == [
+        FAQ.passage,
+        CANCEL.passage,
+    ]
+    assert _found([0.6, 0.8]) == CANCEL.passage.id
+    assert _found([0.8, 0.6]) == FAQ.passage.id
+    assert _found([0.6, 0.6]) is None  # not close enough to either
+    assert _found([0.0, 1.0], threshold=0) is None  # the setting's 0: never by meaning alone
+    # a name one of the two questions gives and the other does not: another question
+    assert _found([0.6, 0.8], message="can I cancel my Zalando order?") is None
+
+
+def test_the_faq_asked_in_other_words_is_the_answer_and_holds_the_question() -> None:
+    question = "help me cancelling purchase 3707955617"
+    passages = [RETURNS, CANCEL]
+    similarity = [0.0] * len(units(passages))
+    similarity[0] = 0.3  # the returns page's first line is closer by its own vector
+    vocabulary = Vocabulary([h.passage for h in (*passages, TENT, FAQ)])
+    plain = select_evidence(question, (), passages, similarity)
+    assert not plain.asks_faq
+    assert plain.lines[0].number == 1
+    asked = select_evidence(question, (), passages, similarity, faq=CANCEL.passage.id)
+    assert asked.asks_faq
+    assert asked.lines[0].text.startswith("Yes, within 60 minutes")
+    assert judge(question, asked, passages, vocabulary).partial is False
+    # the checks on what the pages never name still decline
+    named = "help me cancelling my Zalando purchase"
+    selection = select_evidence(named, (), passages, similarity, faq=CANCEL.passage.id)
+    assert judge(named, selection, passages, vocabulary).reason == "unknown_name"
