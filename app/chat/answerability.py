@@ -189,7 +189,7 @@ def judge(
         return Verdict(False, "other_product", missing=other.title)
     if asks_price(question) and not any(_MONEY.search(e.text) for e in selection.shown):
         return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
-    if selection.asks_faq:  # the FAQ it asks in other words: its words are not the shop's
+    if selection.answers_as_given:  # the FAQ asked in other words, the table by its column
         return Verdict(True)
     # the asking sentences, or the whole message: what the shopper tells may be what the lines
     # are about ("My parcel says delivered but it isn't here. What do I do?")

@@ -90,7 +90,10 @@ def composed_pieces(
         where = _pages_say(pages)
         head = f"The closest I can find is what {where}:" if partial else f"Here is what {where}:"
     else:
-        head = lead_in(passages[lines[0].number - 1], closest=partial)
+        hit = passages[lines[0].number - 1]
+        # a table's rows say no more than their cells: the section says what they are of
+        under = hit.passage.heading if lines[0].text.startswith("|") else ""
+        head = lead_in(hit, closest=partial, under=under)
     if covered:
         head = f"{covered} {head}"
     if stated and not partial:
@@ -162,8 +165,9 @@ def _pages_say(pages: list[str]) -> str:
     return f"our product page for {named} and our help pages say"
 
 
-def lead_in(hit: ScoredPassage, *, closest: bool = False) -> str:
-    """Where the quoted lines come from, in the shopper's terms."""
+def lead_in(hit: ScoredPassage, *, closest: bool = False, under: str = "") -> str:
+    """Where the quoted lines come from, in the shopper's terms; ``under``: the heading of a
+    help page's section they are under, when they need it said ("Zone 1: UK mainland")."""
     passage = hit.passage
     if passage.kind == "product":
         where = f"our product page for the {passage.title} says"
@@ -171,6 +175,8 @@ def lead_in(hit: ScoredPassage, *, closest: bool = False) -> str:
         where = "our help pages say"
     else:
         where = f"our {page_name(passage.title)} page says"
+        if under and not passage.opens_page:
+            where += f" under “{under}”"
     if closest:
         return f"The closest I can find is what {where}:"
     return f"Here is what {where}:"

@@ -144,9 +144,10 @@ class Selection:
     more: tuple[Evidence, ...] = ()
     # the help page topic the question names beside the conversation's product (`_help_topic`)
     topic: frozenset[str] = frozenset()
-    # the answer's first line opens the FAQ the question asks in other words
-    # (`app.chat.faq_questions`)
-    asks_faq: bool = False
+    # the answer's lines are those of the passage the pages' structure says answers: the
+    # opening of the FAQ the question asks in other words (`app.chat.faq_questions`), the
+    # table whose column it asks (`app.chat.help_pages`)
+    answers_as_given: bool = False
 
     @property
     def shown(self) -> tuple[Evidence, ...]:
@@ -191,7 +192,7 @@ def select_evidence(
     max_lines: int = 2,
     more_lines: int = 1,
     parts: Sequence[tuple[str, Sequence[float]]] = (),
-    faq: str | None = None,
+    answering: str | None = None,
 ) -> Selection:
     """The units of ``passages`` that best answer ``question``.
 
@@ -203,9 +204,10 @@ def select_evidence(
     pack's warranty?"), each with its own cosines: each part's lines are chosen as a question's
     are, so every part is answered. Up to ``max_lines`` lines answer (each part's); up to
     ``more_lines`` further ones, chosen the same way, are shown after them (``Selection.more``)
-    but not relied on: whether the pages answer is judged on the answer's own lines. ``faq``
-    is the id of the FAQ passage the question asks in other words (`app.chat.faq_questions`):
-    its answer's opening is ranked as one whose own question holds the shopper's words.
+    but not relied on: whether the pages answer is judged on the answer's own lines.
+    ``answering`` is the id of the passage the pages' structure says answers the question: the
+    FAQ it asks in other words, whose answer's opening comes first (`app.chat.faq_questions`),
+    or the table whose column it asks, which is the answer whole (`app.chat.help_pages`).
     """
     candidates = units(passages)
     titles = [h.passage.title for h in passages if h.passage.kind == "product"]
@@ -216,14 +218,16 @@ def select_evidence(
     chosen: list[_Scored] = []
     more: list[_Scored] = []
     topic: frozenset[str] = frozenset()
+    table_given: list[_Scored] = []
     if len(parts) > 1:
         for text, cosines in parts:
             # a part that names no product may be about the product's case, not its record
             # ("…, and how long is that pack's warranty?"): its record's lines earn no bonus
             named = subject([text], passages) if product is not None else None
             ranked = _ranked(
-                text, asked_stems(text), candidates, cosines, passages, product, named, faq=faq
-            )
+                text, asked_stems(text), candidates, cosines, passages, product, named,
+                faq=answering,
+            )  # fmt: skip
             shown = {c[1].text for c in chosen}
             found = _chosen([r for r in ranked if r[1].text not in shown], max_lines + more_lines)
             chosen.extend(found[:max_lines])
@@ -239,19 +243,21 @@ def select_evidence(
         alike = alike if cuts(alike) else frozenset()
         ranked = _ranked(
             question, asked, candidates, similarity, passages, product, topic=topic, alike=alike,
-            faq=faq,
+            faq=answering,
         )  # fmt: skip
         found = _chosen(ranked, max_lines + more_lines)  # greedy: the answer's lines come first
         if found and asks_page(asked, found[0][1].passage.passage):
             # "whats ur delivery policy": what the page says of itself, nothing beside it
             found = [f for f in found if f[1].passage is found[0][1].passage]
         chosen, more = found[:max_lines], found[max_lines:]
-        table = _asked_table(asked, found[0][1] if found else None, ranked)
+        table_given = _table_rows(ranked, answering)
+        table = table_given or _asked_table(asked, found[0][1] if found else None, ranked)
         if table:  # "What are your opening hours?": the Opening hours section's table
             rows = {id(t[1]) for t in table}
             chosen, more = table, [f for f in found if id(f[1]) not in rows]
-    answering = {c[1].text for c in chosen}
-    more = [m for m in dict((m[1].text, m) for m in more).values() if m[1].text not in answering]
+            more = [] if table_given else more  # the asked column's table is the whole answer
+    answer_texts = {c[1].text for c in chosen}
+    more = [m for m in dict((m[1].text, m) for m in more).values() if m[1].text not in answer_texts]
     words: set[str] = set()
     for _, unit, _ in chosen:
         page = unit.passage.passage
@@ -259,10 +265,11 @@ def select_evidence(
         words |= unit_names(unit.text)
     every = [*chosen, *more]
     lines = _evidence(chosen, every, [])
-    asks_faq = bool(chosen) and chosen[0][1].passage.passage.id == faq and _opens(chosen[0][1])
+    given = bool(chosen) and chosen[0][1].passage.passage.id == answering
+    given = given and (bool(table_given) or _opens(chosen[0][1]))
     return Selection(
         tuple(lines), product, frozenset(words), tuple(_evidence(more, every, lines)), topic,
-        asks_faq,
+        given,
     )  # fmt: skip
 
 
@@ -334,6 +341,20 @@ def _asked_table(asked: frozenset[str], best: Unit | None, ranked: Sequence[_Sco
     return sorted(table, key=lambda r: passage.passage.text.find(r[1].text))
 
 
+def _table_rows(ranked: Sequence[_Scored], passage_id: str | None) -> list[_Scored]:
+    """The rows of the first table of the passage ``passage_id`` (the table whose column the
+    question asks: `app.chat.help_pages`), in the page's order; [] when it has none, or more
+    than MAX_TABLE_ROWS (a part of it is asked)."""
+    rows = [r for r in ranked if r[1].passage.passage.id == passage_id
+            and r[1].header.startswith("|")]  # fmt: skip
+    if not rows:
+        return []
+    text = rows[0][1].passage.passage.text
+    rows.sort(key=lambda r: text.find(r[1].text))
+    table = [r for r in rows if r[1].header == rows[0][1].header]
+    return table if len(table) <= MAX_TABLE_ROWS else []
+
+
 def _asks_section(asked: frozenset[str], page: Passage) -> bool:
     """``asked`` holds every word of the heading of the help page's section ``page`` is in, and
     they are at least half of what it asks ("What's your phone number?" of "Contact Us and
@@ -395,7 +416,8 @@ def _ranked(
     asks = {h.passage.id: _faq_share(asked, h, closest) for h in passages}
     # the FAQ asked in other words ("help me cancelling purchase 3707955617"): its answer's
     # opening comes first, as the shop's answer to the very question asked
-    faq_passage = next((h for h in passages if h.passage.id == faq), None)
+    faq_passage = next((h for h in passages if h.passage.id == faq and h.passage.kind != "product"),
+                       None)  # fmt: skip
     introductions = {h.passage.id for h in passages if asks_page(asked, h.passage)}
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     on_topic = _on_topic(topic, candidates)

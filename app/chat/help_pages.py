@@ -1,23 +1,76 @@
-"""The shop's help pages by their titles: a question that names only a page's topic ("What is
-your warranty?", "whats ur delivery policy") asks what that page says as a whole, which its
-introduction says; the introduction is searched first, whatever its cosine."""
+"""The shop's help pages by their structure.
+
+A question that names only a page's topic ("What is your warranty?", "whats ur delivery
+policy") asks what that page says as a whole, which its introduction says; the introduction is
+searched first, whatever its cosine. A question that asks how long something of a page's topic
+takes, or what it costs, and nothing more ("How long does delivery take?", "How much is
+delivery?", "How long is the warranty?"), asks for a column of the page's table: its first
+table with a time or a cost column is the answer, whole ("Zone 1: UK mainland", the page's
+first case). Its rows embed far from such questions (a row is a list of cells), so the cosine
+alone does not find it.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
 
-from app.chat.evidence import HELP_KINDS, asks_page
+from app.chat.answerability import asks_price
+from app.chat.evidence import HELP_KINDS, MAX_TABLE_ROWS, asked_stems, asks_page, stem, stems
 from app.chat.faq_questions import faq_questions
-from app.index.passage import Passage
+from app.index.passage import TABLE_RULE, Passage
+
+# "how long does delivery take?", "how soon will it arrive?", "delivery times"
+_DURATION = re.compile(
+    r"\bhow\s+(?:long|soon|quickly|fast|many\s+(?:days|weeks))\b"
+    r"|\bwhen\s+will\b[^?]*\barrive|\b(?:delivery|shipping|dispatch)\s+(?:time|period)s?\b",
+    re.IGNORECASE,
+)
+_DURATION_COLUMNS = frozenset(stem(w) for w in ("time", "period", "duration"))
+_PRICE_COLUMNS = frozenset(stem(w) for w in ("price", "cost", "charge", "fee"))
+# the words that ask for the column, not for what it is of ("how long", "take", "much")
+_DURATION_WORDS = frozenset(
+    stem(w)
+    for w in (
+        *("long", "soon", "quickly", "fast", "many", "days", "weeks"),
+        *("take", "takes", "arrive", "time", "period"),
+    )
+)
+_PRICE_WORDS = frozenset(
+    stem(w) for w in ("much", "price", "cost", "costs", "charge", "charges", "fee")
+)
+
+
+@dataclass(frozen=True)
+class _Table:
+    passage: Passage
+    columns: frozenset[str]  # the stems of its header row's cells
+    about: frozenset[str]  # and of its page's title and its section's headings
 
 
 class HelpPages:
     def __init__(self, passages: Sequence[Passage]) -> None:
         first: dict[str, Passage] = {}
+        tables: dict[tuple[str, str, str], list[Passage]] = {}  # a table's parts, when chunked
+        rows: dict[tuple[str, str, str], int] = {}
         for passage in passages:  # help pages only: a record or an FAQ has no introduction
             if passage.kind in HELP_KINDS and passage.opens_page:
                 first.setdefault(passage.document_id, passage)  # its first part, when chunked
+            header, count = _table(passage) if passage.kind in HELP_KINDS else ("", 0)
+            if header:
+                key = (passage.document_id, passage.section, header)
+                tables.setdefault(key, []).append(passage)
+                rows[key] = rows.get(key, 0) + count
         self._introductions = list(first.values())
+        self._sections = list({(p.document_id, p.section): p for p in reversed(passages)
+                               if p.kind in HELP_KINDS and not p.opens_page}.values())  # fmt: skip
+        self._tables = [
+            _Table(parts[0], stems(key[2]), stems(f"{key[2]} {parts[0].title} {key[1]}"))
+            for key, parts in tables.items()
+            if rows[key] <= MAX_TABLE_ROWS  # a long one's whole is no answer to read
+        ]
         self.faqs = faq_questions(passages)  # each FAQ's first passage: its question its title
 
     def introducing(self, asked: frozenset[str]) -> list[str]:
@@ -25,3 +78,49 @@ class HelpPages:
         stems) names and nothing else; [] when none does, or more than one."""
         found = [p.id for p in self._introductions if asks_page(asked, p)]
         return found if len(found) == 1 else []
+
+    def section_named(self, asked: frozenset[str]) -> str | None:
+        """The id of the first passage of the one help page section whose own heading holds
+        every word ``asked`` (a question's stems) holds ("whats your email": "Email and contact
+        form"); None when none does, or more than one."""
+        found = [
+            p.id for p in self._sections if asked and asked <= stems(p.heading) - stems(p.title)
+        ]
+        return found[0] if len(found) == 1 else None
+
+    def table_asked(self, question: str) -> str | None:
+        """The id of the passage of the first table of the one help page whose time or cost
+        column ``question`` asks for, of what the page's title, the table's section or its
+        header names and nothing else ("How much is delivery?": the Delivery page's Zone 1
+        table; "How much is delivery to Northern Ireland?": its Zone 3 table); None when none
+        does, or tables of more than one page do."""
+        wanted: set[str] = set()
+        framing: set[str] = set()
+        if _DURATION.search(question):
+            wanted |= _DURATION_COLUMNS
+            framing |= _DURATION_WORDS
+        if asks_price(question):
+            wanted |= _PRICE_COLUMNS
+            framing |= _PRICE_WORDS
+        rest = asked_stems(question) - framing
+        if not wanted or not rest:
+            return None
+        found = [t for t in self._tables if t.columns & wanted and rest <= t.about]
+        if len({t.passage.document_id for t in found}) != 1:
+            return None
+        return found[0].passage.id
+
+
+def _table(passage: Passage) -> tuple[str, int]:
+    """The passage's first table: its header row (a row with a rule under it) and how many
+    rows it has under it; ("", 0) when it has none."""
+    lines = [line.strip() for line in passage.text.split("\n")]
+    for at, (line, below) in enumerate(pairwise(lines)):
+        if line.startswith("|") and TABLE_RULE.match(below):
+            count = 0
+            for row in lines[at + 2 :]:
+                if not row.startswith("|"):
+                    break
+                count += 1
+            return line, count
+    return "", 0

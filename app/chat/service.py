@@ -172,7 +172,7 @@ class ChatService:
             # read with what it leaves implicit (the transcript keeps the shopper's words)
             last_question = turns[-1].question if turns else ""
             asked = read_question(question, last_question, facts.vocabulary)
-            vector, in_conversation, retrieval, faq = await self._search.find(
+            vector, in_conversation, retrieval, answering = await self._search.find(
                 session_id, asked, turns, focus, facts, timings
             )
 
@@ -197,7 +197,7 @@ class ChatService:
                 shown: list[str] = []
                 try:
                     async for text in self._answer(
-                        outcome, turns, asked, in_conversation, focus, facts, faq
+                        outcome, turns, asked, in_conversation, focus, facts, answering
                     ):
                         shown.append(text)
                         yield Delta(text)
@@ -308,17 +308,18 @@ class ChatService:
         vector: np.ndarray,
         focus: Focus | None,
         facts: PageFacts,
-        faq: str | None,
+        answering: str | None,
     ) -> AsyncIterator[str]:
         """Choose the shop's lines that answer; decline, compose or generate-and-check.
-        ``faq``: the FAQ passage the question asks in other words, if any."""
+        ``answering``: the passage the pages' structure says answers, if any (the FAQ asked
+        in other words, the table whose column is asked)."""
         earlier = [t for t in turns if (t.shown or t.answer) not in self._withheld]
         prompt = self._prompt(outcome, earlier, question)
         # the shop's lines are chosen and checked in the passages whole; the prompt holds what
         # fits its budget (a record's Specs line may be past it)
         passages = outcome.passages
         mark = time.perf_counter()
-        selection = await self._select(question, vector, turns, passages, focus, faq)
+        selection = await self._select(question, vector, turns, passages, focus, answering)
         outcome.product = _product_of(selection, passages, facts.catalog, outcome.product)
         about = _asked_about(selection, focus, facts.catalog)
         verdict_of = functools.partial(
@@ -397,7 +398,7 @@ class ChatService:
         turns: list[Turn],
         passages: list[ScoredPassage],
         focus: Focus | None,
-        faq: str | None,
+        answering: str | None,
     ) -> Selection:
         self.warm_lines()
         texts = [unit.text for unit in units(passages)]
@@ -421,7 +422,7 @@ class ChatService:
             [float(x) for x in similarity],
             about=about,
             parts=parts,
-            faq=faq,
+            answering=answering,
         )
 
     async def _near_words(self, question: str, selection: Selection) -> frozenset[str]:

@@ -31,7 +31,9 @@ class Found(NamedTuple):
     vector: np.ndarray  # the question's own, kept for the next turns' blend
     in_conversation: np.ndarray  # blended with the recent questions'
     retrieval: Retrieval
-    faq: str | None  # the FAQ passage whose own question the message asks in other words
+    # the passage the pages' structure says answers: the FAQ the message asks in other words,
+    # the table whose column it asks
+    answering: str | None
 
 
 class TurnSearch:
@@ -91,7 +93,7 @@ class TurnSearch:
             searches.append(([await self._encoder.encode(about + part)], [part]))
         page = focus.product.title if focus is not None and focus.page else None
         first: list[str] = []
-        faq = None
+        answering = None
         asked = asked_stems(question)
         if focus is not None and asks_what_it_is(question, focus.product.title, asked):
             first = facts.catalog.describing(focus.product)  # "Tell me about the Stormhollow 2"
@@ -99,11 +101,16 @@ class TurnSearch:
             first = facts.catalog.holding(focus.product, asked)[:2]
         elif focus is None:  # "What is your warranty?": the Warranty page's introduction
             first = facts.pages.introducing(asked)
-            if not first:  # "help me cancelling purchase 3707955617": "Can I … cancel my order?"
-                faq = await paraphrased_faq(
+            # "How much is delivery?": the Delivery page's first table with a Cost column;
+            # "whats your email": the section headed "Email and contact form"
+            answering = None if first else facts.pages.table_asked(question)
+            if not first and answering is None:
+                answering = facts.pages.section_named(asked)
+            if not first and answering is None:  # "help me cancelling purchase 3707955617"
+                answering = await paraphrased_faq(
                     question, vector, facts.pages.faqs, self._lines, threshold=self._paraphrase
                 )
-                first = [faq] if faq else []
+            first = first or ([answering] if answering else [])
         named = focus.product.title if focus is not None and focus.named else None
         if len(searches) == 1:
             retrieval = self._retriever.search(
@@ -114,7 +121,7 @@ class TurnSearch:
                 searches, prefer=page, first=first, named=named
             )
         timings["search"] = time.perf_counter() - mark
-        return Found(vector, queries[1] if previous else vector, retrieval, faq)
+        return Found(vector, queries[1] if previous else vector, retrieval, answering)
 
     async def remember(self, session_id: str, index: int, vector: np.ndarray) -> None:
         """Keep the turn's vector for the next turns' blend."""

@@ -640,3 +640,18 @@ def test_an_faq_asked_in_other_words_is_answered_by_that_faq(
     )
     outcome, _ = ask(portal, by_words, new_session(), message)
     assert not any("60 minutes" in line.text for line in outcome.evidence)
+
+
+def test_what_shoppers_ask_most_is_answered_from_the_pages_structure(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The delivery table's rows embed far from "how long does delivery take?", and the email
+    address's section from "whats your email": the column asked and the heading named find
+    them."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "How long does delivery take?")
+    assert outcome.declined is None
+    assert "under “Zone 1: UK mainland”" in outcome.answer
+    assert "| Standard | Royal Mail Tracked 48 | 2–3 working days |" in outcome.answer
+    outcome, _ = ask(portal, stack.chat, new_session(), "whats your email")
+    assert outcome.declined is None
+    assert "help@fernhill-outfitters.example" in outcome.evidence[0].text

@@ -62,13 +62,13 @@ def test_the_faq_asked_in_other_words_is_the_answer_and_holds_the_question() -> 
     similarity[0] = 0.3  # the returns page's first line is closer by its own vector
     vocabulary = Vocabulary([h.passage for h in (*passages, TENT, FAQ)])
     plain = select_evidence(question, (), passages, similarity)
-    assert not plain.asks_faq
+    assert not plain.answers_as_given
     assert plain.lines[0].number == 1
-    asked = select_evidence(question, (), passages, similarity, faq=CANCEL.passage.id)
-    assert asked.asks_faq
+    asked = select_evidence(question, (), passages, similarity, answering=CANCEL.passage.id)
+    assert asked.answers_as_given
     assert asked.lines[0].text.startswith("Yes, within 60 minutes")
     assert judge(question, asked, passages, vocabulary).partial is False
     # the checks on what the pages never name still decline
     named = "help me cancelling my Zalando purchase"
-    selection = select_evidence(named, (), passages, similarity, faq=CANCEL.passage.id)
+    selection = select_evidence(named, (), passages, similarity, answering=CANCEL.passage.id)
     assert judge(named, selection, passages, vocabulary).reason == "unknown_name"

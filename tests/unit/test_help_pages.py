@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from app.chat.evidence import asked_stems
+from app.chat.answerability import judge
+from app.chat.compose import composed_pieces
+from app.chat.evidence import asked_stems, select_evidence, units
 from app.chat.help_pages import HelpPages
+from app.chat.vocabulary import Vocabulary
+from app.index.passage import Passage
+from app.retrieval.published_index import ScoredPassage
 from tests.unit.passages import hit
 
 
@@ -30,3 +35,83 @@ def test_the_one_page_a_question_names_gives_its_introduction() -> None:
     # a question that asks something of the page, or of no page, gets nothing first
     assert pages.introducing(asked_stems("How long does delivery take?")) == []
     assert pages.introducing(asked_stems("Can I call you?")) == []
+
+
+def _section(title: str, section: str, text: str, number: int) -> Passage:
+    passage = hit(title, text, kind="policy", doc=f"d-{title}", section=section).passage
+    return Passage(**{**passage.to_json(), "id": f"{title}::{number}"})
+
+
+ZONE = "| Service | Delivery time | Cost |\n| --- | --- | --- |\n"
+DELIVERY = [
+    _section("Delivery Information", "Delivery Information", "We dispatch from Leeds.", 0),
+    _section(
+        "Delivery Information",
+        "Delivery Information › Zone 1: UK mainland",
+        f"England and Wales.\n{ZONE}| Standard | 2–3 working days | £4.95 |\n"
+        "| Next day | 1 day | £7.95 |",
+        1,
+    ),
+    _section(
+        "Delivery Information",
+        "Delivery Information › Zone 3: Northern Ireland",
+        f"All BT postcodes.\n{ZONE}| Standard | 3–5 working days | £6.95 |",
+        2,
+    ),
+    _section(
+        "Warranty and Repairs",
+        "Warranty and Repairs › Warranty periods",
+        "| Category | Warranty period |\n| --- | --- |\n"
+        + "\n".join(f"| Kind {n} | {n} years |" for n in range(9)),  # too long to read whole
+        0,
+    ),
+    _section(
+        "Contact Us",
+        "Contact Us › Email and contact form",
+        "Email help@shop.example or use the contact form.",
+        0,
+    ),
+    _section("Contact Us", "Contact Us › Phone", "Call 0113 496 0123.", 1),
+]
+
+
+def test_a_tables_time_or_cost_column_asked_of_its_page_gives_its_first_table() -> None:
+    pages = HelpPages(DELIVERY)
+    assert pages.table_asked("How much is delivery?") == "Delivery Information::1"
+    assert pages.table_asked("How long does delivery take?") == "Delivery Information::1"
+    assert pages.table_asked("what are your delivery times") == "Delivery Information::1"
+    # the table's section names what else is asked
+    assert pages.table_asked("How much is delivery to Northern Ireland?") == (
+        "Delivery Information::2"
+    )
+    assert pages.table_asked("How much is it?") is None  # of nothing the pages name
+    assert pages.table_asked("How much is next day delivery?") is None  # a row: the ranking's
+    assert pages.table_asked("Do you deliver to Leeds?") is None  # no column asked
+    assert pages.table_asked("How long is the warranty?") is None  # 9 rows: no answer to read
+
+
+def test_a_question_naming_only_a_sections_heading_gives_that_section() -> None:
+    pages = HelpPages(DELIVERY)
+    assert pages.section_named(asked_stems("whats your email")) == "Contact Us::0"
+    assert pages.section_named(asked_stems("phone?")) == "Contact Us::1"
+    assert pages.section_named(asked_stems("what is your email address?")) is None
+    assert pages.section_named(asked_stems("contact")) is None  # the page's title, two sections
+
+
+def test_the_asked_table_is_the_answer_whole_under_its_sections_heading() -> None:
+    passages = [ScoredPassage(DELIVERY[0], 0.6), ScoredPassage(DELIVERY[1], 0.3)]
+    question = "How much is delivery?"
+    similarity = [0.0] * len(units(passages))
+    similarity[0] = 0.5  # the introduction's line is closer by its own vector
+    selection = select_evidence(question, (), passages, similarity, answering=DELIVERY[1].id)
+    assert [line.text for line in selection.lines] == [
+        "| Service | Delivery time | Cost |",
+        "| Standard | 2–3 working days | £4.95 |",
+        "| Next day | 1 day | £7.95 |",
+    ]
+    assert selection.answers_as_given and not selection.more
+    head, table = composed_pieces(selection.lines, passages)
+    assert head == "Here is what our Delivery Information page says under “Zone 1: UK mainland”:"
+    assert "| --- | --- | --- |" in table
+    vocabulary = Vocabulary(DELIVERY)
+    assert judge(question, selection, passages, vocabulary).partial is False
