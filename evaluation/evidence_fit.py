@@ -71,7 +71,7 @@ class RecordedTurn:
     product: Product | None  # the product the verdict judged against
     vocabulary: Vocabulary
     catalog: Catalog | None
-    faq: str | None = None  # the FAQ passage the question asks in other words
+    answering: str | None = None  # the passage the pages' structure says answers
 
 
 @contextmanager
@@ -84,7 +84,7 @@ def recording(turns: dict[tuple[str, tuple[str, ...]], RecordedTurn]) -> Iterato
         last.update(question=question, earlier=tuple(earlier), passages=list(passages),
                     similarity=list(similarity), about=kw.get("about"),
                     parts=[(p, list(s)) for p, s in kw.get("parts", ())],
-                    faq=kw.get("faq"))  # fmt: skip
+                    answering=kw.get("answering"))  # fmt: skip
         return select_evidence(question, earlier, passages, similarity, **kw)
 
     def verdict(question: str, selection: Selection, passages: Any, vocabulary: Any, **kw: Any
@@ -109,7 +109,7 @@ def replay(turn: RecordedTurn, case: datasets.Case, words: WordEmbedder | None =
     given)."""
     selection = select_evidence(
         turn.question, turn.earlier, turn.passages, turn.similarity, about=turn.about,
-        parts=turn.parts, faq=turn.faq,
+        parts=turn.parts, answering=turn.answering,
     )  # fmt: skip
     verdict_of = functools.partial(
         judge, turn.question, selection, turn.passages, turn.vocabulary, catalog=turn.catalog,
