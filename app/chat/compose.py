@@ -175,8 +175,8 @@ def lead_in(hit: ScoredPassage, *, closest: bool = False, under: str = "") -> st
         where = "our help pages say"
     else:
         where = f"our {page_name(passage.title)} page says"
-        if under and not passage.opens_page:
-            where += f" under “{under}”"
+        if under and not passage.opens_page:  # in bold: a heading, not a quotation of a line
+            where += f" under **{under}**"
     if closest:
         return f"The closest I can find is what {where}:"
     return f"Here is what {where}:"

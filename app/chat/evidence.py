@@ -145,8 +145,8 @@ class Selection:
     # the help page topic the question names beside the conversation's product (`_help_topic`)
     topic: frozenset[str] = frozenset()
     # the answer's lines are those of the passage the pages' structure says answers: the
-    # opening of the FAQ the question asks in other words (`app.chat.faq_questions`), the
-    # table whose column it asks (`app.chat.help_pages`)
+    # opening of the FAQ the question asks in other words (`app.chat.faq_questions`) or of the
+    # section whose heading it names, the table whose column it asks (`app.chat.help_pages`)
     answers_as_given: bool = False
 
     @property
@@ -206,8 +206,9 @@ def select_evidence(
     ``more_lines`` further ones, chosen the same way, are shown after them (``Selection.more``)
     but not relied on: whether the pages answer is judged on the answer's own lines.
     ``answering`` is the id of the passage the pages' structure says answers the question: the
-    FAQ it asks in other words, whose answer's opening comes first (`app.chat.faq_questions`),
-    or the table whose column it asks, which is the answer whole (`app.chat.help_pages`).
+    FAQ it asks in other words (`app.chat.faq_questions`) or the section whose heading it names,
+    whose opening comes first, or the table whose column it asks, which is the answer whole
+    (`app.chat.help_pages`).
     """
     candidates = units(passages)
     titles = [h.passage.title for h in passages if h.passage.kind == "product"]
@@ -226,7 +227,7 @@ def select_evidence(
             named = subject([text], passages) if product is not None else None
             ranked = _ranked(
                 text, asked_stems(text), candidates, cosines, passages, product, named,
-                faq=answering,
+                given=answering,
             )  # fmt: skip
             shown = {c[1].text for c in chosen}
             found = _chosen([r for r in ranked if r[1].text not in shown], max_lines + more_lines)
@@ -243,7 +244,7 @@ def select_evidence(
         alike = alike if cuts(alike) else frozenset()
         ranked = _ranked(
             question, asked, candidates, similarity, passages, product, topic=topic, alike=alike,
-            faq=answering,
+            given=answering,
         )  # fmt: skip
         found = _chosen(ranked, max_lines + more_lines)  # greedy: the answer's lines come first
         if found and asks_page(asked, found[0][1].passage.passage):
@@ -402,22 +403,24 @@ def _ranked(
     *,
     topic: frozenset[str] = frozenset(),
     alike: frozenset[str] = frozenset(),
-    faq: str | None = None,
+    given: str | None = None,
 ) -> list[_Scored]:
     """The candidates that may answer, best first; another product's lines are left out when
     ``product`` is known, and the ``favoured`` product's record (by default ``product``'s) is
     ranked up, but not its lines that hold none of the ``topic`` words when there are some
     (`_help_topic`). With no ``product``, the records of the cuts of one product that the
     question names alike (``alike``: the men's and the women's) are ranked up as one
-    product's would be. The opening of the ``faq`` passage's answer comes first."""
+    product's would be. The opening of the ``given`` passage (the FAQ asked in other words, the
+    section named) comes first."""
     favoured = product if favoured == "" else favoured
     scored: list[_Scored] = []
     closest = max((h.score for h in passages), default=0.0)
     asks = {h.passage.id: _faq_share(asked, h, closest) for h in passages}
-    # the FAQ asked in other words ("help me cancelling purchase 3707955617"): its answer's
-    # opening comes first, as the shop's answer to the very question asked
-    faq_passage = next((h for h in passages if h.passage.id == faq and h.passage.kind != "product"),
-                       None)  # fmt: skip
+    # the FAQ asked in other words ("help me cancelling purchase 3707955617"), the section
+    # named ("whats your email"): its opening comes first, the shop's answer to what was asked
+    given_passage = next(
+        (h for h in passages if h.passage.id == given and h.passage.kind != "product"), None
+    )
     introductions = {h.passage.id for h in passages if asks_page(asked, h.passage)}
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     on_topic = _on_topic(topic, candidates)
@@ -464,24 +467,20 @@ def _ranked(
             score += PRODUCT_WEIGHT  # one cut of the product the question names
         scored.append((score, unit, held))
     scored.sort(key=lambda s: -s[0])
-    faq_opening = openings.get(id(faq_passage)) if faq_passage is not None else None
-    asked_faq = next((s for s in scored if s[1] is faq_opening), None)
-    if (
-        asked_faq is not None
-        and scored[0] is not asked_faq
-        and _no_closer_page(asked, asked_faq[1], scored[0][1])
-    ):
-        scored.remove(asked_faq)  # the shop's answer to the question asked, first
-        scored.insert(0, (scored[0][0], *asked_faq[1:]))
+    given_opening = openings.get(id(given_passage)) if given_passage is not None else None
+    first = next((s for s in scored if s[1] is given_opening), None)
+    if first is not None and first is not scored[0] and _no_closer(asked, first[1], scored[0][1]):
+        scored.remove(first)  # the shop's answer to the question asked, first
+        scored.insert(0, (scored[0][0], *first[1:]))
     return scored
 
 
-def _no_closer_page(asked: frozenset[str], faq: Unit, best: Unit) -> bool:
+def _no_closer(asked: frozenset[str], given: Unit, best: Unit) -> bool:
     """Whether the ``best`` line's page and section hold no more of the question's words than
-    the ``faq`` line's own question does ("Can I cancel a pre-order?": the Pre-orders section,
-    not "Can I change or cancel my order?")."""
-    page = best.passage.passage
-    return len(asked & stems(faq.passage.passage.title)) >= len(
+    the ``given`` line's do ("Can I cancel a pre-order?": the Pre-orders section, not the FAQ
+    "Can I change or cancel my order?")."""
+    page, own = best.passage.passage, given.passage.passage
+    return len(asked & stems(f"{own.title} {own.section}")) >= len(
         asked & stems(f"{page.title} {page.section}")
     )
 

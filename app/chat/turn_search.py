@@ -32,7 +32,7 @@ class Found(NamedTuple):
     in_conversation: np.ndarray  # blended with the recent questions'
     retrieval: Retrieval
     # the passage the pages' structure says answers: the FAQ the message asks in other words,
-    # the table whose column it asks
+    # the table whose column it asks, the section whose heading it names
     answering: str | None
 
 

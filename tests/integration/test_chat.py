@@ -485,16 +485,7 @@ def test_lines_holding_the_questions_words_in_other_words_answer_it(
     question = "Can I put my Merino 150 crew base layer in the tumble dryer?"
     outcome, _ = ask(portal, stack.chat, new_session(), question)
     assert outcome.declined is None and outcome.evidence
-    by_spelling = ChatService(
-        store=stack.chat._store,
-        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
-        encoder=stack.encoder,
-        retriever=stack.chat._retriever,
-        engine=stack.engine,
-        prompt_format=stack.chat.prompt_format,
-        options=replace(stack.chat._options, answer_policy="extractive"),
-        line_vectors=stack.chat._lines,
-    )  # no word vectors given
+    by_spelling = _service(stack, answer_policy="extractive")  # no word vectors given
     outcome, _ = ask(portal, by_spelling, new_session(), question)
     assert outcome.declined == "partial"
 
@@ -513,16 +504,7 @@ def test_evidence_that_misses_the_questions_point_is_hedged_without_the_model(
     assert outcome.evidence and all(e.text in outcome.answer for e in outcome.evidence)
     assert outcome.model_text == "" and outcome.stats.generated_tokens == 0
     # with the hedge off, the same evidence goes to the model as usual
-    unhedged = ChatService(
-        store=stack.chat._store,
-        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
-        encoder=stack.encoder,
-        retriever=stack.chat._retriever,
-        engine=stack.engine,
-        prompt_format=stack.chat.prompt_format,
-        options=replace(stack.chat._options, min_coverage=0.0),
-        line_vectors=stack.chat._lines,
-    )
+    unhedged = _service(stack, min_coverage=0.0)
     outcome, _ = ask(portal, unhedged, new_session(), question)
     assert outcome.declined != "partial"
     assert outcome.stats.generated_tokens > 0
@@ -628,16 +610,7 @@ def test_an_faq_asked_in_other_words_is_answered_by_that_faq(
     outcome, _ = ask(portal, stack.chat, new_session(), message)
     assert outcome.declined is None
     assert "60 minutes" in outcome.evidence[0].text  # "Yes, within 60 minutes of placing it."
-    by_words = ChatService(
-        store=stack.chat._store,
-        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
-        encoder=stack.encoder,
-        retriever=stack.chat._retriever,
-        engine=stack.engine,
-        prompt_format=stack.chat.prompt_format,
-        options=replace(stack.chat._options, answer_policy="extractive", faq_paraphrase=0),
-        line_vectors=stack.chat._lines,
-    )
+    by_words = _service(stack, answer_policy="extractive", faq_paraphrase=0)
     outcome, _ = ask(portal, by_words, new_session(), message)
     assert not any("60 minutes" in line.text for line in outcome.evidence)
 
@@ -650,8 +623,24 @@ def test_what_shoppers_ask_most_is_answered_from_the_pages_structure(
     them."""
     outcome, _ = ask(portal, stack.chat, new_session(), "How long does delivery take?")
     assert outcome.declined is None
-    assert "under “Zone 1: UK mainland”" in outcome.answer
+    assert "under **Zone 1: UK mainland**" in outcome.answer
+    assert not fabricated_quotes(outcome.answer, outcome.passages)  # a heading is no quotation
     assert "| Standard | Royal Mail Tracked 48 | 2–3 working days |" in outcome.answer
     outcome, _ = ask(portal, stack.chat, new_session(), "whats your email")
     assert outcome.declined is None
     assert "help@fernhill-outfitters.example" in outcome.evidence[0].text
+
+
+def _service(stack: Any, **options: Any) -> ChatService:
+    """A service on the stack's parts with ``options`` changed, given no word vectors (the
+    hedge reads words by spelling)."""
+    return ChatService(
+        store=stack.chat._store,
+        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
+        encoder=stack.encoder,
+        retriever=stack.chat._retriever,
+        engine=stack.engine,
+        prompt_format=stack.chat.prompt_format,
+        options=replace(stack.chat._options, **options),
+        line_vectors=stack.chat._lines,
+    )

@@ -111,7 +111,7 @@ def test_the_asked_table_is_the_answer_whole_under_its_sections_heading() -> Non
     ]
     assert selection.answers_as_given and not selection.more
     head, table = composed_pieces(selection.lines, passages)
-    assert head == "Here is what our Delivery Information page says under “Zone 1: UK mainland”:"
+    assert head == "Here is what our Delivery Information page says under **Zone 1: UK mainland**:"
     assert "| --- | --- | --- |" in table
     vocabulary = Vocabulary(DELIVERY)
     assert judge(question, selection, passages, vocabulary).partial is False

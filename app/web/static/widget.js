@@ -241,10 +241,17 @@
   }
 
   function cited(line) {
-    return line.split(/(\[\d+\])/).map(function (piece) {
-      var marker = /^\[(\d+)\]$/.exec(piece);
-      return marker ? el("sup", { class: "cite", text: marker[1] }) : document.createTextNode(piece);
+    // the pages' **bold** (a heading, an address) as bold, citation markers as superscripts
+    var nodes = [];
+    line.split(/(\*\*[^*]+\*\*)/).forEach(function (part) {
+      var bold = /^\*\*([^*]+)\*\*$/.exec(part);
+      if (bold) return nodes.push(el("strong", { text: bold[1] }));
+      part.split(/(\[\d+\])/).forEach(function (piece) {
+        var marker = /^\[(\d+)\]$/.exec(piece);
+        nodes.push(marker ? el("sup", { class: "cite", text: marker[1] }) : document.createTextNode(piece));
+      });
     });
+    return nodes;
   }
 
   function addUser(text) {
