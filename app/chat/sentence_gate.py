@@ -94,6 +94,7 @@ class SentenceGate:
     def _judge(self, sentence: str) -> str:
         if not self.kept and not self.dropped:
             sentence = without_answer_label(sentence)
+        sentence = _unbalanced_quotes_removed(sentence)
         body = sentence.strip()
         if not body:
             return sentence if self.kept else ""
@@ -128,6 +129,17 @@ class SentenceGate:
         """A sentence said before, or the start of one (a repeat cut off by the token limit:
         "If you have a refund, you can change your payment method immediately (go")."""
         return key in self._seen or any(seen.startswith(f"{key} ") for seen in self._seen)
+
+
+def _unbalanced_quotes_removed(sentence: str) -> str:
+    """``sentence`` without its quotation marks when they open or close a quotation it does not
+    hold whole: a quotation spanning sentences is checked by none of them as one, and the
+    model's words must not read as the shop's ('"You can cancel within 14 days [2].' … 'it."')."""
+    if sentence.count('"') % 2:
+        sentence = sentence.replace('"', "")
+    if sentence.count("“") != sentence.count("”"):
+        sentence = sentence.replace("“", "").replace("”", "")
+    return sentence
 
 
 def _echoes(key: str, question: frozenset[str]) -> bool:

@@ -66,6 +66,19 @@ def test_quotations_are_checked_word_for_word() -> None:
     assert fabricated_quotes("> “We can't accept gas canisters from Ireland.” [1]", PASSAGES)
 
 
+def test_a_quotation_spanning_sentences_loses_its_marks() -> None:
+    """Each sentence alone holds half a quotation, which no check reads as one: the model's
+    words are shown as its own, not as the shop's (seen in the verified run of 2026-12-04)."""
+    g = SentenceGate(lambda s: None, PASSAGES)
+    shown = "".join(
+        stream(g, ['"You have 30 days to return unused items [3]. ', 'Tents must be unused." [3]'])
+    )
+    assert '"' not in shown and "You have 30 days" in shown
+    assert not fabricated_quotes(shown, PASSAGES)
+    g = SentenceGate(lambda s: None, PASSAGES)  # a whole one is left to the quotation check
+    assert '"' in "".join(stream(g, ['They say "we can accept tents" here. ']))
+
+
 def test_faq_labels_and_an_echoed_question_are_not_the_answer() -> None:
     g = SentenceGate(lambda s: None, PASSAGES, question="How long does the refund take?")
     text = "".join(stream(g, ["Refunds take 5 days.\nHow long does the refund take?\n",
