@@ -84,9 +84,11 @@ class HelpPages:
     def section_named(self, asked: frozenset[str]) -> str | None:
         """The id of the first passage of the one help page section whose own heading holds
         every word ``asked`` (a question's stems) holds ("whats your email": "Email and contact
-        form"); None when none does, or more than one."""
+        form"); None when none does, or more than one. Words that ask how long or how much
+        name no section ("How long do I have?" is not "How long we keep your information")."""
+        named = asked - _DURATION_WORDS - _PRICE_WORDS
         found = [
-            p.id for p in self._sections if asked and asked <= stems(p.heading) - stems(p.title)
+            p.id for p in self._sections if named and named <= stems(p.heading) - stems(p.title)
         ]
         return found[0] if len(found) == 1 else None
 

@@ -96,6 +96,9 @@ def test_a_question_naming_only_a_sections_heading_gives_that_section() -> None:
     assert pages.section_named(asked_stems("phone?")) == "Contact Us::1"
     assert pages.section_named(asked_stems("what is your email address?")) is None
     assert pages.section_named(asked_stems("contact")) is None  # the page's title, two sections
+    kept = _section("Privacy", "Privacy › How long we keep your information", "6 years.", 0)
+    asked = asked_stems("How long do I have?")  # after a returns question: not this section
+    assert HelpPages([*DELIVERY, kept]).section_named(asked) is None
 
 
 def test_the_asked_table_is_the_answer_whole_under_its_sections_heading() -> None:
