@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query
-from pydantic import BaseModel
+from pydantic import BaseModel, BeforeValidator
 
 from app.api.problems import PROBLEM_RESPONSES
 from app.dependencies import PassageSearchDep, limit_requests
@@ -33,11 +33,18 @@ class SearchResponse(BaseModel):
     hits: list[SearchHit]
 
 
+def _digits(value: object) -> object:
+    """A number as digits only: int() would read "1\x85" (a trailing Unicode space) as 1."""
+    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+        raise ValueError("k must be a whole number written in digits")
+    return value
+
+
 @router.get("/search", response_model=SearchResponse)
 async def search(
     passages: PassageSearchDep,
     q: Annotated[str, Query(min_length=1, max_length=2000)],
-    k: Annotated[int, Query(ge=1, le=50)] = 5,
+    k: Annotated[int, BeforeValidator(_digits), Query(ge=1, le=50)] = 5,
 ) -> SearchResponse:
     """The ``k`` passages nearest to ``q``, best first, whatever their score."""
     if not q.strip():

@@ -175,6 +175,8 @@ def test_passage_search(live_server: LiveServer) -> None:
     assert any("student" in h["text"].lower() for h in hits)
     assert httpx.get(url, params={"q": "   "}, timeout=10).status_code == 422
     assert httpx.get(url, params={"q": "x", "k": 500}, timeout=10).status_code == 422
+    # a trailing Unicode space int() would strip (found by the schema fuzzer)
+    assert httpx.get(url, params={"q": "x", "k": "1\x85"}, timeout=10).status_code == 422
 
 
 def test_metrics_count_turns_stages_tokens_and_feedback(live_server: LiveServer) -> None:
