@@ -23,14 +23,15 @@ mentions. The chosen evidence is judged against the question's specifics instead
   answer it);
 - a question that asks what something costs must be shown a line that states an amount, or
   that it is free ("Pegs: 12 aluminium Y-pegs." does not say what replacement pegs cost);
-- and, unless the answer opens the FAQ whose own question the message asks in other words
-  (`app.chat.faq_questions`), the evidence must hold the question's own words (besides the
-  product name and chat shorthand the pages never use; a misspelt word as the pages spell it;
-  a follow-up's read with the question it goes on from, when that holds more of them),
-  weighed by how rare each is in the shop's pages: "Can I hire a tent?" is not answered by a
-  line about pitching a tent, which holds "tent" but not the telling "hire". Evidence that
-  holds too little of them is *partial*: the shopper is shown the closest lines as such, and
-  offered a person.
+- and, unless the answer is what the pages' structure gives (the FAQ whose own question the
+  message asks in other words, `app.chat.faq_questions`; the table whose column it asks or
+  the section whose heading it names, `app.chat.help_pages`), the evidence must hold the
+  question's own words (besides the product name and chat shorthand the pages never use; a
+  misspelt word as the pages spell it; a follow-up's read with the question it goes on from,
+  when that holds more of them), weighed by how rare each is in the shop's pages: "Can I hire
+  a tent?" is not answered by a line about pitching a tent, which holds "tent" but not the
+  telling "hire". Evidence that holds too little of them is *partial*: the shopper is shown
+  the closest lines as such, and offered a person.
 
 What the shopper tells of themselves ("I'm at uni in Sheffield.") is not judged as asked
 (`app.chat.asking`).
@@ -189,7 +190,7 @@ def judge(
         return Verdict(False, "other_product", missing=other.title)
     if asks_price(question) and not any(_MONEY.search(e.text) for e in selection.shown):
         return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
-    if selection.answers_as_given:  # the FAQ asked in other words, the table by its column
+    if selection.answers_as_given:  # an FAQ asked in other words, a table, a named section
         return Verdict(True)
     # the asking sentences, or the whole message: what the shopper tells may be what the lines
     # are about ("My parcel says delivered but it isn't here. What do I do?")

@@ -312,7 +312,7 @@ class ChatService:
     ) -> AsyncIterator[str]:
         """Choose the shop's lines that answer; decline, compose or generate-and-check.
         ``answering``: the passage the pages' structure says answers, if any (the FAQ asked
-        in other words, the table whose column is asked)."""
+        in other words, the table whose column is asked, the section whose heading is named)."""
         earlier = [t for t in turns if (t.shown or t.answer) not in self._withheld]
         prompt = self._prompt(outcome, earlier, question)
         # the shop's lines are chosen and checked in the passages whole; the prompt holds what
