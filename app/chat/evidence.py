@@ -220,6 +220,7 @@ def select_evidence(
     more: list[_Scored] = []
     topic: frozenset[str] = frozenset()
     table_given: list[_Scored] = []
+    page_asked = False  # the question names a help page's topic, and its introduction answers
     if len(parts) > 1:
         for text, cosines in parts:
             # a part that names no product may be about the product's case, not its record
@@ -250,6 +251,7 @@ def select_evidence(
         if found and asks_page(asked, found[0][1].passage.passage):
             # "whats ur delivery policy": what the page says of itself, nothing beside it
             found = [f for f in found if f[1].passage is found[0][1].passage]
+            page_asked = True
         chosen, more = found[:max_lines], found[max_lines:]
         table_given = _table_rows(ranked, answering)
         table = table_given or _asked_table(asked, found[0][1] if found else None, ranked)
@@ -257,6 +259,7 @@ def select_evidence(
             rows = {id(t[1]) for t in table}
             chosen, more = table, [f for f in found if id(f[1]) not in rows]
             more = [] if table_given else more  # the asked column's table is the whole answer
+            page_asked = False
     answer_texts = {c[1].text for c in chosen}
     more = [m for m in dict((m[1].text, m) for m in more).values() if m[1].text not in answer_texts]
     words: set[str] = set()
@@ -267,7 +270,7 @@ def select_evidence(
     every = [*chosen, *more]
     lines = _evidence(chosen, every, [])
     given = bool(chosen) and chosen[0][1].passage.passage.id == answering
-    given = given and (bool(table_given) or _opens(chosen[0][1]))
+    given = (given and (bool(table_given) or _opens(chosen[0][1]))) or page_asked
     return Selection(
         tuple(lines), product, frozenset(words), tuple(_evidence(more, every, lines)), topic,
         given,
@@ -312,9 +315,10 @@ HELP_KINDS = ("policy", "page")  # the kinds of passage a help page's are
 
 def asks_page(asked: frozenset[str], page: Passage) -> bool:
     """``asked`` names the topic of the help page ``page`` is on and nothing else ("What is
-    your returns policy?" of "Returns and Refunds"), and ``page`` is a policy page's
-    introduction, not one of its sections (nor an FAQ, whose title is a question)."""
-    topic = asked - {"polic"}
+    your returns policy?", "in which cases can I ask for a refund?" of "Returns and Refunds"),
+    and ``page`` is a policy page's introduction, not one of its sections (nor an FAQ, whose
+    title is a question)."""
+    topic = asked - _POLICY_WORDS - REQUEST
     top = page.kind in HELP_KINDS and page.opens_page
     return bool(topic) and top and topic <= stems(page.title)
 
@@ -478,7 +482,9 @@ def _ranked(
 def _no_closer(asked: frozenset[str], given: Unit, best: Unit) -> bool:
     """Whether the ``best`` line's page and section hold no more of the question's words than
     the ``given`` line's do ("Can I cancel a pre-order?": the Pre-orders section, not the FAQ
-    "Can I change or cancel my order?")."""
+    "Can I change or cancel my order?"); what a request says of the shopper ("I need help
+    to cancel …") is no word of the question's."""
+    asked = asked - REQUEST
     page, own = best.passage.passage, given.passage.passage
     return len(asked & stems(f"{own.title} {own.section}")) >= len(
         asked & stems(f"{page.title} {page.section}")
@@ -724,6 +730,22 @@ def stem(word: str) -> str:
         if len(word) > 3 and word.endswith("e"):
             word = word[:-1]
     return word[:STEM]
+
+
+# What a request says of the shopper, not what it asks of the pages: "I need help to cancel
+# order …", "I want to check how long it takes".
+REQUEST = frozenset(
+    stem(w)
+    for w in (
+        *("need", "want", "wanna", "gonna", "check", "see", "help", "trying", "assistance"),
+        "ask",
+    )
+)
+# the words that ask what a policy says as a whole, not a case of it
+_POLICY_WORDS = frozenset(
+    stem(w)
+    for w in ("policy", "policies", "cases", "situations", "circumstances", "conditions", "rules")
+)
 
 
 _GENERIC_STEMS = frozenset(stem(w) for w in GENERIC)  # a product's kind: "tent", "jacket"

@@ -20,14 +20,22 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from app.chat.answerability import asks_price
-from app.chat.evidence import HELP_KINDS, MAX_TABLE_ROWS, asked_stems, asks_page, stem, stems
+from app.chat.evidence import (
+    HELP_KINDS,
+    MAX_TABLE_ROWS,
+    REQUEST,
+    asked_stems,
+    asks_page,
+    stem,
+    stems,
+)
 from app.chat.faq_questions import faq_questions
 from app.index.passage import TABLE_RULE, Passage
 
 # "how long does delivery take?", "how soon will it arrive?", "delivery times"
 _DURATION = re.compile(
     r"\bhow\s+(?:long|soon|quickly|fast|many\s+(?:days|weeks))\b"
-    r"|\bwhen\s+will\b[^?]*\barrive|\b(?:delivery|shipping|dispatch)\s+(?:time|period)s?\b",
+    r"|\bwhen\b[^?]*\b(?:arriv|expect)\w*|\b(?:delivery|shipping|dispatch)\s+(?:time|period)s?\b",
     re.IGNORECASE,
 )
 _DURATION_COLUMNS = frozenset(stem(w) for w in ("time", "period", "duration"))
@@ -39,6 +47,13 @@ _DURATION_WORDS = frozenset(
         *("long", "soon", "quickly", "fast", "many", "days", "weeks"),
         *("take", "takes", "arrive", "time", "period"),
     )
+)
+# "how long for my order to arrive?", "how soon can I expect my parcel?": what arrives is what is
+# delivered, so a question naming it and nothing else asks how long delivery takes ("how quickly
+# does it arrive?" asks of what the conversation is about: an e-gift card)
+_ARRIVAL = re.compile(r"\b(?:arriv|expect)\w*", re.IGNORECASE)
+_DELIVERED = frozenset(
+    stem(w) for w in ("order", "item", "items", "parcel", "article", "purchase", "goods", "stuff")
 )
 _PRICE_WORDS = frozenset(
     stem(w) for w in ("much", "price", "cost", "costs", "charge", "charges", "fee")
@@ -106,7 +121,12 @@ class HelpPages:
         if asks_price(question):
             wanted |= _PRICE_COLUMNS
             framing |= _PRICE_WORDS
-        rest = asked_stems(question) - framing
+        rest = asked_stems(question) - framing - REQUEST
+        arrival = _ARRIVAL.search(question)
+        delivered = rest & _DELIVERED  # named: "it" is what the conversation is about
+        if wanted & _DURATION_COLUMNS and arrival and delivered:
+            rest = rest - delivered - {stem(arrival[0])} or frozenset({stem("delivery")})
+            rest = frozenset({stem("delivery")})
         if not wanted or not rest:
             return None
         found = [t for t in self._tables if t.columns & wanted and rest <= t.about]

@@ -4,12 +4,14 @@ The shopper's words are what the transcript keeps; the turn reads them with what
 implicit: the last question a follow-up asks again of something else ("and on sleeping mats?":
 `app.retrieval.rewrite.resolve_ellipsis`), and the region of a place the pages cover only by
 region ("Belfast (Northern Ireland)": `app.chat.places`), and its abbreviations in full words
-("amex": American Express, `app.chat.abbreviations`).
+("amex": American Express, `app.chat.abbreviations`), and the words of retail customer service
+the pages do not use in the pages' own ("free shipping": free delivery, `app.chat.shoppers_words`).
 """
 
 from __future__ import annotations
 
 from app.chat.abbreviations import spelled_out
+from app.chat.shoppers_words import in_shop_words
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.rewrite import resolve_ellipsis
 
@@ -18,5 +20,6 @@ def read_question(question: str, last: str, vocabulary: Vocabulary) -> str:
     """``question`` as the turn reads it; ``last``: the conversation's last question ("" for a
     first turn)."""
     read = spelled_out(resolve_ellipsis(question, last), vocabulary.holds)
+    read = in_shop_words(read, vocabulary.holds, vocabulary.holds_figure)
     read = vocabulary.hyphenated(read)  # "r value" as the pages write it: "r-value"
     return vocabulary.places.read(read)

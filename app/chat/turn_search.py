@@ -100,16 +100,16 @@ class TurnSearch:
         elif focus is not None and not focus.named:  # "how much is it?": its Price line
             first = facts.catalog.holding(focus.product, asked)[:2]
         elif focus is None:  # "What is your warranty?": the Warranty page's introduction
-            first = facts.pages.introducing(asked)
-            # "How much is delivery?": the Delivery page's first table with a Cost column;
-            # "whats your email": the section headed "Email and contact form"
-            answering = None if first else facts.pages.table_asked(question)
-            if not first and answering is None:
-                answering = facts.pages.section_named(asked)
-            if not first and answering is None:  # "help me cancelling purchase 3707955617"
+            # "How much is delivery?": the Delivery page's first table with a Cost column
+            answering = facts.pages.table_asked(question)
+            if answering is None:  # "help me cancelling purchase 3707955617": the FAQ "Can
+                # I change or cancel my order?", not the page "Changing or Cancelling an Order"
                 answering = await paraphrased_faq(
                     question, vector, facts.pages.faqs, self._lines, threshold=self._paraphrase
                 )
+            first = [] if answering else facts.pages.introducing(asked)
+            if not first and answering is None:  # "whats your email": "Email and contact form"
+                answering = facts.pages.section_named(asked)
             first = first or ([answering] if answering else [])
         named = focus.product.title if focus is not None and focus.named else None
         if len(searches) == 1:

@@ -25,15 +25,18 @@ class Vocabulary:
     def __init__(self, passages: Iterable[Passage]) -> None:
         counts: Counter[str] = Counter()
         words: set[str] = set()
+        figures: set[str] = set()
         texts: list[str] = []
         named: list[str] = []
         for passage in passages:
             counts.update(stems(f"{passage.title} {passage.section} {passage.text}"))
             words.update(_WORD.findall(f"{passage.title} {passage.section} {passage.text}".lower()))
+            figures.update(_FIGURE.findall(f"{passage.title} {passage.text}"))
             texts.append(passage.text)
             named.append(f"{passage.title} {passage.section} {passage.text}")
         self._counts = counts
         self._words = frozenset(words)
+        self._figures = frozenset(figures)
         self._size = len(texts)
         # each word stem the pages list with others as alternatives, mapped to those others
         self.alternatives = alternatives(texts)
@@ -72,6 +75,11 @@ class Vocabulary:
         known by its whole spelling, not its stem ("Clearpay" is no "ClearFlow")."""
         return word in self._words or (word.endswith("s") and word[:-1] in self._words)
 
+    def holds_figure(self, digits: str) -> bool:
+        """Whether the pages hold ``digits`` as a whole run of digits ("10000" of the PowerCell
+        10000), not only inside a longer one."""
+        return digits in self._figures
+
     def spelled(self, word: str) -> str:
         """The stem of ``word`` as the shop's pages spell it: its own when the pages hold it or
         the word itself; else, for a word its stem cuts ("retrun"), the stem of the words a
@@ -96,6 +104,7 @@ class Vocabulary:
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _WORD = re.compile(r"[a-z]+")
+_FIGURE = re.compile(r"\d+")
 _SHORT_PART = re.compile(r"(?:^|-)(?:[a-z]|[a-z]*\d[a-z0-9]*)(?=-|$)")
 # a hyphenated word, not a web address's ("help@fernhill-outfitters.example")
 _HYPHENATED = re.compile(r"(?<![\w@.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-]|\.\w)")

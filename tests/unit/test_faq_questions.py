@@ -72,3 +72,18 @@ def test_the_faq_asked_in_other_words_is_the_answer_and_holds_the_question() -> 
     named = "help me cancelling my Zalando purchase"
     selection = select_evidence(named, (), passages, similarity, answering=CANCEL.passage.id)
     assert judge(named, selection, passages, vocabulary).reason == "unknown_name"
+
+
+def test_what_a_request_says_of_the_shopper_does_not_take_the_faqs_place() -> None:
+    question = "i need help to cancel order"
+    urgent = hit(
+        "Changing or Cancelling an Order",
+        "If you need to cancel urgently, call us on 0113 496 0123.",
+        kind="policy",
+        section="Changing or Cancelling an Order › If you need to cancel urgently",
+    )
+    passages = [urgent, CANCEL]
+    similarity = [0.0] * len(units(passages))
+    similarity[0] = 0.3  # the urgent line is closer by its own vector, and its section says "need"
+    asked = select_evidence(question, (), passages, similarity, answering=CANCEL.passage.id)
+    assert asked.lines[0].text.startswith("Yes, within 60 minutes")

@@ -32,6 +32,9 @@ def test_the_one_page_a_question_names_gives_its_introduction() -> None:
     assert pages.introducing(asked_stems("What is your warranty?")) == ["Warranty and Repairs::0"]
     assert pages.introducing(asked_stems("whats ur delivery policy")) == ["Delivery Information::0"]
     assert pages.introducing(asked_stems("privacy?")) == ["Privacy Notice | Fernhill Outfitters::0"]
+    # asked what the policy says in which cases, as a request
+    asked = asked_stems("I need help seeing in what cases I can ask for delivery")
+    assert pages.introducing(asked) == ["Delivery Information::0"]
     # a question that asks something of the page, or of no page, gets nothing first
     assert pages.introducing(asked_stems("How long does delivery take?")) == []
     assert pages.introducing(asked_stems("Can I call you?")) == []
@@ -88,6 +91,19 @@ def test_a_tables_time_or_cost_column_asked_of_its_page_gives_its_first_table() 
     assert pages.table_asked("How much is next day delivery?") is None  # a row: the ranking's
     assert pages.table_asked("Do you deliver to Leeds?") is None  # no column asked
     assert pages.table_asked("How long is the warranty?") is None  # 9 rows: no answer to read
+
+
+def test_asking_when_what_was_ordered_arrives_asks_how_long_delivery_takes() -> None:
+    pages = HelpPages(DELIVERY)
+    for asked in (
+        "I need to check how long it takes for the item to arrive",
+        "how soon can I expect my order?",
+        "wanna check when my parcel is gonna arrive",
+    ):
+        assert pages.table_asked(asked) == "Delivery Information::1", asked
+    assert pages.table_asked("When can I expect my refund?") is None  # a refund is no delivery
+    assert pages.table_asked("When will my tent arrive?") is None  # a product: the ranking's
+    assert pages.table_asked("how quickly does it arrive?") is None  # the conversation's subject
 
 
 def test_a_question_naming_only_a_sections_heading_gives_that_section() -> None:

@@ -1,0 +1,81 @@
+"""Shoppers' words for what the shop's pages name otherwise, read as the pages' words.
+
+"Free shipping?" asks about free delivery, "in which cases can I be reimbursed?" about refunds,
+"I want to file a reclamation" about a complaint, "cancel purchase 00123842" about an order.
+These are the words of retail customer service in general (not of one shop), so each is read
+as the pages' word only when the pages do not use it themselves, as an abbreviation is
+(`app.chat.abbreviations`): a shop whose pages speak of shipping keeps "shipping".
+
+An order, invoice or account number (a run of seven or more digits the pages never hold, or of
+five after "order", "#" or the like: "the PowerCell 20000" is a model's name) is no
+word of the question at all: to the embedder it reads like any figure of the pages ("need to
+update purchase 00004587345" found the shop's VAT number), and no line of the pages can hold it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# (what shoppers write, the pages' word for it); case-insensitive, whole words
+_SAME: tuple[tuple[str, str], ...] = (
+    (r"shipping|shipment", "delivery"),
+    (r"shipments", "deliveries"),
+    (r"reimbursements?|compensation", "refund"),
+    (r"reimbursed", "refunded"),
+    (r"reimburse", "refund"),
+    (r"(?:my\s+|the\s+)?money\s+back", "a refund"),
+    (r"reclamations?", "complaint"),
+    (r"claim\s+against", "complaint against"),
+    (r"customer\s+(?:support|assistance|care)", "customer service"),
+    (r"modify|amend|alter", "change"),
+    (r"modifying|amending|altering", "changing"),
+    (r"package", "parcel"),
+    (r"packages", "parcels"),
+    (r"payment\s+(?:options|modalities|types)", "payment methods"),
+    (r"eta", "delivery time"),
+)
+_PATTERN = re.compile(
+    "|".join(f"(?P<w{n}>\\b(?:{said})\\b)" for n, (said, _) in enumerate(_SAME)), re.IGNORECASE
+)
+# "purchase" names an order when it is one the shopper placed: "my purchase", "purchase 0012…"
+_PURCHASE = re.compile(
+    r"\b(?P<whose>my|the|this|that|ur|your)\s+purchase\b|\bpurchase(?=\s*#?\s*\d{5,}\b)",
+    re.IGNORECASE,
+)
+_REFERENCE = re.compile(
+    r"(?<![\w.,£$€-])(?P<lead>(?:order|purchase|invoice|reference|ref|number|no)\.?\s+|#\s*)?"
+    r"(?P<ref>\d{5,})(?![\w.,-])",
+    re.IGNORECASE,
+)
+
+
+def in_shop_words(
+    question: str, holds: Callable[[str], bool], holds_figure: Callable[[str], bool]
+) -> str:
+    """``question`` with each shopper's word the pages do not use (``holds``: whether the pages
+    hold a word, lower case; a phrase is never held) in the pages' word, and without the
+    shopper's own reference numbers the pages do not hold (``holds_figure``: whether they hold
+    a run of digits)."""
+
+    def same(match: re.Match[str]) -> str:
+        said = match.group(0)
+        if holds(said.lower()):
+            return said
+        index = int(next(name for name, text in match.groupdict().items() if text)[1:])
+        return _SAME[index][1]
+
+    read = _PATTERN.sub(same, question)
+    read = _PURCHASE.sub(
+        lambda m: f"{m.group('whose')} order" if m.group("whose") else "order",
+        read,
+    )
+
+    def reference(match: re.Match[str]) -> str:
+        lead, number = match.group("lead") or "", match.group("ref")
+        if holds_figure(number) or not (lead or len(number) >= 7):
+            return match.group(0)
+        return "" if lead.startswith("#") else lead
+
+    read = _REFERENCE.sub(reference, read)
+    return re.sub(r"[ \t]{2,}", " ", read).strip()
