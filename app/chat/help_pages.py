@@ -126,7 +126,6 @@ class HelpPages:
         delivered = rest & _DELIVERED  # named: "it" is what the conversation is about
         if wanted & _DURATION_COLUMNS and arrival and delivered:
             rest = rest - delivered - {stem(arrival[0])} or frozenset({stem("delivery")})
-            rest = frozenset({stem("delivery")})
         if not wanted or not rest:
             return None
         found = [t for t in self._tables if t.columns & wanted and rest <= t.about]

@@ -104,6 +104,7 @@ def test_asking_when_what_was_ordered_arrives_asks_how_long_delivery_takes() -> 
     assert pages.table_asked("When can I expect my refund?") is None  # a refund is no delivery
     assert pages.table_asked("When will my tent arrive?") is None  # a product: the ranking's
     assert pages.table_asked("how quickly does it arrive?") is None  # the conversation's subject
+    assert pages.table_asked("when can I expect the refund for my order?") is None
 
 
 def test_a_question_naming_only_a_sections_heading_gives_that_section() -> None:
