@@ -86,8 +86,12 @@ def answer_polarity(answer: str, model_text: str) -> str | None:
 
 
 def unsupported_figures(outcome: TurnOutcome) -> list[str]:
-    """Numbers in the answer that neither its passages nor the question hold."""
-    given = " ".join(f"{h.passage.title} {h.passage.text}" for h in outcome.passages)
+    """Numbers in the answer that neither its passages (their titles, section headings and
+    text: a table's answer says the heading it is under, "Zone 1: UK mainland") nor the
+    question hold."""
+    given = " ".join(
+        f"{h.passage.title} {h.passage.section} {h.passage.text}" for h in outcome.passages
+    )
     known = numbers(f"{given} {outcome.question}")
     said = MARKER.sub(" ", outcome.answer)
     return sorted(n for n in numbers(said) if n not in known)

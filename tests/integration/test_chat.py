@@ -629,6 +629,11 @@ def test_what_shoppers_ask_most_is_answered_from_the_pages_structure(
     outcome, _ = ask(portal, stack.chat, new_session(), "whats your email")
     assert outcome.declined is None
     assert "help@fernhill-outfitters.example" in outcome.evidence[0].text
+    # in the words shoppers use: what arrives, a refund in other words, an order number
+    outcome, _ = ask(portal, stack.chat, new_session(), "how soon can I expect my package")
+    assert "| Standard | Royal Mail Tracked 48 | 2–3 working days |" in outcome.answer
+    outcome, _ = ask(portal, stack.chat, new_session(), "need to update purchase 00004587345")
+    assert "VAT" not in outcome.answer, outcome.answer  # the number read as a figure found it
 
 
 def _service(stack: Any, **options: Any) -> ChatService:

@@ -5,10 +5,12 @@ import math
 
 import pytest
 
-from evaluation.answer_eval import answer_polarity, stated_polarity
+from app.chat.outcome import TurnOutcome
+from evaluation.answer_eval import answer_polarity, stated_polarity, unsupported_figures
 from evaluation.datasets import BITEXT_INTENTS, intent_cases
 from evaluation.metrics import hit_at, ndcg_at, recall_at, reciprocal_rank, unique_in_order
 from tests.conftest import SHARED_EVAL
+from tests.unit.passages import hit
 
 
 def test_metrics_on_a_known_ranking() -> None:
@@ -55,3 +57,14 @@ def test_the_everyday_requests_are_drawn_the_same_way_and_split_by_halves() -> N
         assert [c.part for c in own] == ["tuning", "tuning", "report", "report"]
         assert all(c.key_facts == tuple(facts) and c.any_fact and c.answerable for c in own)
         assert all("{{" not in c.question for c in own)  # the set's placeholders left out
+
+
+def test_a_figure_is_supported_by_its_passages_heading_but_not_by_nothing() -> None:
+    table = hit("Delivery", "| Standard | 2–3 working days |", kind="policy",
+                section="Delivery › Zone 1: UK mainland")  # fmt: skip
+    outcome = TurnOutcome("s", "How long does delivery take?", "", True, [table], [], 0.0, "v",
+                          "e", 0)  # fmt: skip
+    outcome.answer = "Here is what our page says under **Zone 1: UK mainland**: 2–3 days [1]"
+    assert unsupported_figures(outcome) == []
+    outcome.answer = "It takes 4 working days [1]."
+    assert unsupported_figures(outcome) == ["4"]

@@ -104,3 +104,9 @@ def test_the_turn_reads_a_hyphenated_word_written_apart_as_the_pages_write_it() 
     # words the pages also write apart, and a lone letter in other words, are left alone
     assert read_question("back in stock soon?", "", vocabulary) == "back in stock soon?"
     assert read_question("is it a value buy?", "", vocabulary) == "is it a value buy?"
+
+
+def test_the_turn_reads_a_shoppers_word_as_the_pages_and_leaves_out_an_order_number() -> None:
+    vocabulary = Vocabulary([hit("Delivery", text, kind="policy").passage for text in SHIPPING])
+    assert read_question("free shipping?", "", vocabulary) == "free delivery?"
+    assert read_question("cancel purchase 3707955617", "", vocabulary) == "cancel order"
