@@ -20,6 +20,6 @@ def read_question(question: str, last: str, vocabulary: Vocabulary) -> str:
     """``question`` as the turn reads it; ``last``: the conversation's last question ("" for a
     first turn)."""
     read = spelled_out(resolve_ellipsis(question, last), vocabulary.holds)
-    read = in_shop_words(read, vocabulary.holds, vocabulary.holds_figure)
+    read = in_shop_words(read, vocabulary.holds_phrase, vocabulary.holds_figure)
     read = vocabulary.hyphenated(read)  # "r value" as the pages write it: "r-value"
     return vocabulary.places.read(read)

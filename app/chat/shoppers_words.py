@@ -54,7 +54,7 @@ def in_shop_words(
     question: str, holds: Callable[[str], bool], holds_figure: Callable[[str], bool]
 ) -> str:
     """``question`` with each shopper's word the pages do not use (``holds``: whether the pages
-    hold a word, lower case; a phrase is never held) in the pages' word, and without the
+    hold a word or a phrase, lower case) in the pages' word, and without the
     shopper's own reference numbers the pages do not hold (``holds_figure``: whether they hold
     a run of digits)."""
 

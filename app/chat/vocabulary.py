@@ -46,6 +46,7 @@ class Vocabulary:
         # by their parts ("r value": "r-value", "usb c", "3 season"), which the pages never
         # write apart: a lone letter is no word of its own
         flat = re.sub(r"\s+", " ", " ".join(named).lower())
+        self._flat = f" {' '.join(_WORD.findall(flat))} "  # the pages' words in order
         spaced = {
             w.replace("-", " ")
             for t in named
@@ -74,6 +75,14 @@ class Vocabulary:
         """Whether the pages hold ``word`` itself (or it without a plural's "s"): a name is
         known by its whole spelling, not its stem ("Clearpay" is no "ClearFlow")."""
         return word in self._words or (word.endswith("s") and word[:-1] in self._words)
+
+    def holds_phrase(self, words: str) -> bool:
+        """Whether the pages hold ``words`` (lower case), one word as `holds` reads it, more
+        than one in that order ("customer support")."""
+        found = _WORD.findall(words)
+        if len(found) == 1:
+            return self.holds(found[0])
+        return bool(found) and f" {' '.join(found)} " in self._flat
 
     def holds_figure(self, digits: str) -> bool:
         """Whether the pages hold ``digits`` as a whole run of digits ("10000" of the PowerCell

@@ -110,3 +110,13 @@ def test_the_turn_reads_a_shoppers_word_as_the_pages_and_leaves_out_an_order_num
     vocabulary = Vocabulary([hit("Delivery", text, kind="policy").passage for text in SHIPPING])
     assert read_question("free shipping?", "", vocabulary) == "free delivery?"
     assert read_question("cancel purchase 3707955617", "", vocabulary) == "cancel order"
+
+
+def test_a_shoppers_phrase_the_pages_use_is_left_as_it_is() -> None:
+    care = hit("Contact", "Our customer support team answers within a day.", kind="policy")
+    vocabulary = Vocabulary([care.passage])
+    assert vocabulary.holds_phrase("customer support") and not vocabulary.holds_phrase("money back")
+    assert read_question("how do I reach customer support?", "", vocabulary) == (
+        "how do I reach customer support?"
+    )
+    assert read_question("can I get my money back?", "", vocabulary) == "can I get a refund?"
