@@ -62,8 +62,7 @@ def in_shop_words(
         said = match.group(0)
         if holds(said.lower()):
             return said
-        index = int(next(name for name, text in match.groupdict().items() if text)[1:])
-        return _SAME[index][1]
+        return _SAME[int(str(match.lastgroup)[1:])][1]  # the alternative's group: "w3"
 
     read = _PATTERN.sub(same, question)
     read = _PURCHASE.sub(
