@@ -114,6 +114,7 @@ def replay(turn: RecordedTurn, case: datasets.Case, words: WordEmbedder | None =
     verdict_of = functools.partial(
         judge, turn.question, selection, turn.passages, turn.vocabulary, catalog=turn.catalog,
         product=turn.product, earlier=turn.earlier[0] if turn.earlier else "",
+        said=case.question,
     )  # fmt: skip
     found = verdict_of()
     if found.partial and words is not None:

@@ -15,8 +15,9 @@ mentions. The chosen evidence is judged against the question's specifics instead
 - a name the question gives (a place, a scheme, a brand: a capitalised word that is not the
   question's first, or a three-letter acronym in lower case: "nhs") must appear in the shop's
   pages, spelt whole, or be a place they cover by a region they name (`app.chat.places`:
-  Belfast, Northern Ireland), and so must a standard or rating it names by code ("does it meet
-  EN 343?", "is it IPX6?");
+  Belfast, Northern Ireland; one they hold only under "the rest of the world" is not said to be
+  served: its lines are the closest the pages come), and so must a standard or rating it names
+  by code ("does it meet EN 343?", "is it IPX6?");
 - a field the question asks about, of a kind the shop lists for other products ("how far does
   the beam reach?"), must be in the record of the product asked about (or of one of the cuts it
   names alike: the men's and the women's), or in a policy or FAQ page of the turn (which may
@@ -119,13 +120,15 @@ def judge(
     min_coverage: float = MIN_COVERAGE,
     near: frozenset[str] = frozenset(),
     earlier: str = "",
+    said: str = "",
 ) -> Verdict:
     """Whether ``selection`` (chosen from ``passages``) answers ``question`` as asked;
     ``product`` is the product the turn is about, when one is known; ``near``: the question's
     words (lower case) the lines hold in other words (`app.chat.near_words`); ``earlier``: the
     conversation's last question, which a follow-up goes on from ("I want to cancel my order" →
     "I placed it two hours ago, is it too late?"): the lines may hold the question's words
-    read together with it."""
+    read together with it; ``said``: the shopper's own words, before the reading step read a
+    place as its region (`app.chat.reading`), when they differ."""
     if not selection.lines:
         return Verdict(False, "no_match")
     everything = " ".join(f"{h.passage.title} {h.passage.text}" for h in passages).lower()
@@ -167,6 +170,8 @@ def judge(
     standard = unknown_standard(plain, everything, vocabulary)
     if standard:
         return Verdict(False, "unknown_name", missing=standard)
+    # a place the pages hold only under "the rest of the world" may not be served: the closest
+    loose = vocabulary.places.by_catch_all(said or question)
     for place, _ in vocabulary.places.resolved(plain):  # named by its region (the reading's)
         plain = plain.replace(place, " ")
     for name in names_in(plain):  # a name the shop's pages mention anywhere is no unknown
@@ -190,6 +195,8 @@ def judge(
         return Verdict(False, "other_product", missing=other.title)
     if asks_price(question) and not any(_MONEY.search(e.text) for e in selection.shown):
         return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
+    if loose:  # "do you ship to Iceland?": the pages' rest-of-the-world lines, as the closest
+        return Verdict(True, partial=True, missing=loose[0])
     if selection.answers_as_given:  # an FAQ asked in other words, a table, a named section
         return Verdict(True)
     # the asking sentences, or the whole message: what the shopper tells may be what the lines

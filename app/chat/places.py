@@ -12,6 +12,10 @@ there, it is read with that region in the place's stead ("delivery to Northern I
 retrieval, the evidence and the verdict, and the answer says so ("Our pages cover Belfast under
 Northern Ireland."); the shopper's own words are what the transcript keeps. A place with no
 named region stays unknown, and is declined as before.
+
+A catch-all region ("the rest of the world") does not say that a place is served: a shop that
+lists "rest of the world" rates may still not ship to every country. A place covered only by one
+is read as it, but the answer is the closest the pages come, not a yes (`Places.by_catch_all`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from collections.abc import Iterable
 
 _EU = ("EU", "European Union")
 _WORLD = ("rest of the world", "outside the UK")
+# regions that hold every place not named elsewhere: no page naming one says a place is served
+CATCH_ALL = frozenset(_WORLD)
 _UK_MAINLAND = ("UK mainland", "UK")
 
 
@@ -91,7 +97,10 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
         New Zealand, Japan, China, Hong Kong, Taiwan, South Korea, Korea, Singapore, Malaysia,
         Thailand, Vietnam, Indonesia, Philippines, India, Pakistan, Bangladesh, Sri Lanka,
         Nepal, Israel, Egypt, Morocco, Kenya, Nigeria, Ghana, South Africa,
-        United Arab Emirates, UAE, Dubai, Qatar, Saudi Arabia""",
+        United Arab Emirates, UAE, Dubai, Qatar, Saudi Arabia, Gibraltar, Andorra, Monaco,
+        San Marino, Faroe Islands, Greenland, Russia, Belarus, Kazakhstan, Jamaica, Barbados,
+        Bermuda, Falkland Islands, Kuwait, Bahrain, Oman, Lebanon, Tunisia, Algeria,
+        Tanzania, Uganda, Ethiopia""",
         *_WORLD,
     ),
     **_each(
@@ -170,12 +179,26 @@ class Places:
                 found.append((match.group(1), region))
         return found
 
+    def by_catch_all(self, text: str) -> list[str]:
+        """The places in ``text`` read as a catch-all region ("Iceland" as "the rest of the
+        world"): the pages do not say they are served."""
+        return [place for place, region in self.resolved(text) if region in CATCH_ALL]
+
     def note(self, question: str) -> str:
         """What the reading did, for the shopper: "Our pages cover Dublin under the EU."; ""
-        when it did nothing."""
+        when it did nothing. A place read as a catch-all region is not said to be covered."""
         found = dict(self.resolved(question))
-        said = [f"{_canonical(place)} under {_the(region)}" for place, region in found.items()]
-        return f"Our pages cover {' and '.join(said)}." if said else ""
+        said = [
+            f"{_canonical(place)} under {_the(region)}"
+            for place, region in found.items()
+            if region not in CATCH_ALL
+        ]
+        loose = [_canonical(place) for place, region in found.items() if region in CATCH_ALL]
+        notes = [f"Our pages cover {' and '.join(said)}." if said else ""]
+        if loose:
+            region = _the(found[next(p for p in found if _canonical(p) in loose)])
+            notes.append(f"Our pages don't name {' or '.join(loose)}; they say this of {region}.")
+        return " ".join(n for n in notes if n)
 
     def read(self, question: str) -> str:
         """``question`` with each place the pages cover only by region read as that region, when

@@ -332,6 +332,7 @@ class ChatService:
             product=about,
             min_coverage=self._options.min_coverage,
             earlier=turns[-1].question if turns else "",
+            said=outcome.question,
         )
         verdict = verdict_of()
         if verdict.partial:  # the lines may hold the question's words in other words

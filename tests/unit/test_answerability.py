@@ -288,6 +288,21 @@ def test_a_place_the_pages_cover_by_its_region_is_no_unknown_name() -> None:
     assert verdict("How much is delivery to Tokyo?", [RETURNS])[:2] == (False, "unknown_name")
 
 
+def test_a_place_held_only_under_the_rest_of_the_world_is_answered_as_the_closest() -> None:
+    """A shop with "rest of the world" rates may not ship to every country: "do u ship to
+    iceland?" gets those lines as the closest the pages come, not as a yes."""
+    shop = [*SHOP, SHIPPING]
+    assert verdict("do u ship to iceland?", [SHIPPING], shop=shop) == (True, None, True)
+    assert verdict("How much is delivery to Tokyo?", [SHIPPING], shop=shop)[2]
+    assert not verdict("How much is delivery to Belfast?", [SHIPPING], shop=shop)[2]
+    # the service judges the question as read ("the rest of the world"), told the shopper's words
+    read = "do u ship to the rest of the world?"
+    selection = select_evidence(read, (), [SHIPPING], [0.0] * len(units([SHIPPING])))
+    vocabulary = Vocabulary([h.passage for h in shop])
+    assert judge(read, selection, [SHIPPING], vocabulary, said="do u ship to iceland?").partial
+    assert not judge(read, selection, [SHIPPING], vocabulary).partial
+
+
 def test_another_products_record_line_is_no_answer_for_the_product_asked_about() -> None:
     """A sleeping bag's care line does not say whether the backpack asked about may be machine
     washed; a line of another record that names the asked product may answer for it."""

@@ -120,3 +120,14 @@ def test_a_shoppers_phrase_the_pages_use_is_left_as_it_is() -> None:
         "how do I reach customer support?"
     )
     assert read_question("can I get my money back?", "", vocabulary) == "can I get a refund?"
+
+
+def test_a_place_held_only_by_a_catch_all_region_is_not_said_to_be_covered() -> None:
+    places = Places(SHIPPING)
+    assert places.by_catch_all("do u ship to iceland?") == ["iceland"]
+    assert places.by_catch_all("Do you ship to Paris?") == []
+    assert places.note("Do you ship to Iceland or Paris?") == (
+        "Our pages cover Paris under the EU. "
+        "Our pages don't name Iceland; they say this of the rest of the world."
+    )
+    assert places.read("do u ship to gibraltar?") == "do u ship to the rest of the world?"
