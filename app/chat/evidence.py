@@ -738,7 +738,7 @@ REQUEST = frozenset(
     stem(w)
     for w in (
         *("need", "want", "wanna", "gonna", "check", "see", "help", "trying", "assistance"),
-        "ask",
+        *("ask", "request"),
     )
 )
 # the words that ask what a policy says as a whole, not a case of it

@@ -1,7 +1,8 @@
 """Shoppers' words for what the shop's pages name otherwise, read as the pages' words.
 
 "Free shipping?" asks about free delivery, "in which cases can I be reimbursed?" about refunds,
-"I want to file a reclamation" about a complaint, "cancel purchase 00123842" about an order.
+"I want to file a reclamation" about a complaint, "cancel purchase 00123842" about an order,
+"update my address" about changing it.
 These are the words of retail customer service in general (not of one shop), so each is read
 as the pages' word only when the pages do not use it themselves, as an abbreviation is
 (`app.chat.abbreviations`): a shop whose pages speak of shipping keeps "shipping".
@@ -38,6 +39,12 @@ _SAME: tuple[tuple[str, str], ...] = (
 _PATTERN = re.compile(
     "|".join(f"(?P<w{n}>\\b(?:{said})\\b)" for n, (said, _) in enumerate(_SAME)), re.IGNORECASE
 )
+# "update my order / address": the pages' "change" (their "update" is of tracking or a payment plan)
+_UPDATE = re.compile(
+    r"\b(?P<verb>updat(?:e|ing))(?P<rest>\s+(?:(?:my|the|this|that|ur|your|an?)\s+)?"
+    r"(?:delivery\s+|shipping\s+)?(?P<thing>order|purchase|address|details)\b)",
+    re.IGNORECASE,
+)
 # "purchase" names an order when it is one the shopper placed: "my purchase", "purchase 0012…"
 _PURCHASE = re.compile(
     r"\b(?P<whose>my|the|this|that|ur|your)\s+purchase\b|\bpurchase(?=\s*#?\s*\d{5,}\b)",
@@ -64,7 +71,13 @@ def in_shop_words(
             return said
         return _SAME[int(str(match.lastgroup)[1:])][1]  # the alternative's group: "w3"
 
-    read = _PATTERN.sub(same, question)
+    def update(match: re.Match[str]) -> str:
+        if holds(f"{match.group('verb')} {match.group('thing')}".lower()):
+            return match.group(0)
+        verb = "changing" if match.group("verb").lower().endswith("ing") else "change"
+        return verb + match.group("rest")
+
+    read = _PATTERN.sub(same, _UPDATE.sub(update, question))
     read = _PURCHASE.sub(
         lambda m: f"{m.group('whose')} order" if m.group("whose") else "order",
         read,

@@ -35,6 +35,8 @@ def test_the_one_page_a_question_names_gives_its_introduction() -> None:
     # asked what the policy says in which cases, as a request
     asked = asked_stems("I need help seeing in what cases I can ask for delivery")
     assert pages.introducing(asked) == ["Delivery Information::0"]
+    asked = asked_stems("in which cases can I request delivery?")
+    assert pages.introducing(asked) == ["Delivery Information::0"]
     # a question that asks something of the page, or of no page, gets nothing first
     assert pages.introducing(asked_stems("How long does delivery take?")) == []
     assert pages.introducing(asked_stems("Can I call you?")) == []

@@ -32,7 +32,7 @@ def test_a_purchase_the_shopper_placed_is_an_order_and_buying_is_not() -> None:
 
 
 def test_an_order_number_goes_but_a_figure_of_the_pages_stays() -> None:
-    assert _read("need to update order #00004587345 now") == "need to update order now"
+    assert _read("need to update order #00004587345 now") == "need to change order now"
     assert _read("how long does the PowerCell 10000 take", figures={"10000"}) == (
         "how long does the PowerCell 10000 take"
     )
@@ -43,3 +43,11 @@ def test_an_order_number_goes_but_a_figure_of_the_pages_stays() -> None:
 def test_a_models_number_is_no_order_number() -> None:
     assert _read("Do you sell a PowerCell 20000?") == "Do you sell a PowerCell 20000?"
     assert _read("cancel order 12345 please") == "cancel order please"
+
+
+def test_updating_an_order_or_an_address_is_changing_it_unless_the_pages_say_so() -> None:
+    assert _read("need to update purchase 00004587345") == "need to change order"
+    assert _read("I want to update my delivery address") == "I want to change my delivery address"
+    assert _read("help me updating my order") == "help me changing my order"
+    assert _read("why hasn't my tracking updated?") == "why hasn't my tracking updated?"
+    assert _read("update my order", {"update order"}) == "update my order"
