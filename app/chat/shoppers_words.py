@@ -2,7 +2,8 @@
 
 "Free shipping?" asks about free delivery, "in which cases can I be reimbursed?" about refunds,
 "I want to file a reclamation" about a complaint, "cancel purchase 00123842" about an order,
-"update my address" about changing it.
+"update my address" about changing it; and "I want to check …", "help me see …" open a
+request, asking nothing of the pages themselves.
 These are the words of retail customer service in general (not of one shop), so each is read
 as the pages' word only when the pages do not use it themselves, as an abbreviation is
 (`app.chat.abbreviations`): a shop whose pages speak of shipping keeps "shipping".
@@ -38,6 +39,15 @@ _SAME: tuple[tuple[str, str], ...] = (
 )
 _PATTERN = re.compile(
     "|".join(f"(?P<w{n}>\\b(?:{said})\\b)" for n, (said, _) in enumerate(_SAME)), re.IGNORECASE
+)
+# A request's opening says what the shopper wants to do, not what is asked of the pages: "I want
+# to check the available payment options", "help me see in which cases I can ask for a refund".
+_OPENING = re.compile(
+    r"^\W*(?:(?:can|could|would)\s+(?:you|u|ya)\s+)?(?:please\s+)?"
+    r"(?:help\s+me\s+(?:to\s+)?|(?:i|im|i'm|i\s+am)\s+(?:want|need|have\s+got|have|got|"
+    r"would\s+like|wanna|gotta|trying|try)\s+(?:to\s+)?|i'd\s+like\s+to\s+)"
+    r"(?:check|see|know|find\s+out|look\s+up)\s+(?=\S)",
+    re.IGNORECASE,
 )
 # "update my order / address": the pages' "change" (their "update" is of tracking or a payment plan)
 _UPDATE = re.compile(
@@ -77,7 +87,7 @@ def in_shop_words(
         verb = "changing" if match.group("verb").lower().endswith("ing") else "change"
         return verb + match.group("rest")
 
-    read = _PATTERN.sub(same, _UPDATE.sub(update, question))
+    read = _PATTERN.sub(same, _UPDATE.sub(update, _OPENING.sub("", question)))
     read = _PURCHASE.sub(
         lambda m: f"{m.group('whose')} order" if m.group("whose") else "order",
         read,

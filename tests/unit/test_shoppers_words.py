@@ -51,3 +51,16 @@ def test_updating_an_order_or_an_address_is_changing_it_unless_the_pages_say_so(
     assert _read("help me updating my order") == "help me changing my order"
     assert _read("why hasn't my tracking updated?") == "why hasn't my tracking updated?"
     assert _read("update my order", {"update order"}) == "update my order"
+
+
+def test_a_requests_opening_asks_nothing_of_the_pages() -> None:
+    assert _read("I want to check the available payment options") == (
+        "the available payment methods"
+    )
+    assert _read("help me check in what cases can I request a refund") == (
+        "in what cases can I request a refund"
+    )
+    assert _read("How do I check my gift card balance?") == "How do I check my gift card balance?"
+    assert _read("what is it made of? i want to know how much is wool") == (
+        "what is it made of? i want to know how much is wool"
+    )
