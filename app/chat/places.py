@@ -193,12 +193,13 @@ class Places:
             for place, region in found.items()
             if region not in CATCH_ALL
         ]
-        loose = [_canonical(place) for place, region in found.items() if region in CATCH_ALL]
-        notes = [f"Our pages cover {' and '.join(said)}." if said else ""]
+        loose = {_canonical(place): region for place, region in found.items()
+                 if region in CATCH_ALL}  # fmt: skip
+        notes = [f"Our pages cover {' and '.join(said)}."] if said else []
         if loose:
-            region = _the(found[next(p for p in found if _canonical(p) in loose)])
+            region = _the(next(iter(loose.values())))
             notes.append(f"Our pages don't name {' or '.join(loose)}; they say this of {region}.")
-        return " ".join(n for n in notes if n)
+        return " ".join(notes)
 
     def read(self, question: str) -> str:
         """``question`` with each place the pages cover only by region read as that region, when
