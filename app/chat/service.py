@@ -368,7 +368,11 @@ class ChatService:
             outcome.evidence, outcome.composed = tuple(lines), True
             own_faq = answers_faq(question, lines[0], passages)  # in the shopper's own words
             stated = plain_answer(
-                question, lines[0].text, product=selection.product, faq_match=own_faq
+                question,
+                lines[0].text,
+                product=selection.product,
+                faq_match=own_faq,
+                other=_other_named(lines[0].text, question, selection.product, facts.catalog),
             )
             pieces = composed_pieces(lines, passages, stated=stated, covered=covered)
             for piece in pieces:
@@ -642,3 +646,12 @@ def _product_of(
     if best is not None and best.kind == "product":
         return best.document_id
     return focus
+
+
+def _other_named(line: str, question: str, product: str | None, catalog: Catalog) -> str | None:
+    """The title of another product than ``product`` that ``line`` names and ``question`` does
+    not ("Fits under the Torridon 3L Waterproof Jacket" in the Cairngorm's record)."""
+    named = catalog.named(line)
+    if named is None or named.title == product or catalog.named(question) is named:
+        return None
+    return named.title

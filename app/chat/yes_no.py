@@ -11,7 +11,7 @@ dropped), so the composed answer opens with it, by template, when the line gives
 - a clause of the line holds every content word of the question and negates it ("… do not
   machine wash …"): no; or the whole line holds them with no negation, no condition and no
   exception anywhere ("Sensors: Barometric altimeter, …" for "does it have a barometric
-  altimeter?"): yes.
+  altimeter?"), and not only in the name of another product the line names: yes.
 
 Anything else (a condition, an "or" question, a question in parts, a word of the question the
 line does not hold: "goose down" against "duck down") states neither: the lines speak alone.
@@ -48,12 +48,19 @@ _FRAME = frozenset(
 
 
 def plain_answer(
-    question: str, line: str, *, product: str | None = None, faq_match: bool = False
+    question: str,
+    line: str,
+    *,
+    product: str | None = None,
+    faq_match: bool = False,
+    other: str | None = None,
 ) -> str | None:
     """ "yes" or "no" when ``line`` (the answer's first, verbatim) gives it plainly to
     ``question``; None otherwise. ``product``: the product the question is about (its name's
     words are not asked); ``faq_match``: ``line`` opens the shop's answer to the question the
-    shopper asked."""
+    shopper asked; ``other``: another product the line names and the question does not, whose
+    name says nothing of the asked one ("Is the Cairngorm 800 waterproof?": "Fits under the
+    Torridon 3L Waterproof Jacket" is no yes)."""
     if not yes_no_question(question) or _asks_several(question):
         return None
     opens = _OPENS_WITH.match(line)
@@ -78,7 +85,8 @@ def plain_answer(
     if _CONDITION.search(line):
         return None
     if not _NEGATION.search(line):
-        return "yes" if asked <= stems(line) else None
+        held = stems(line) - (stems(other or "") - stems(product or ""))
+        return "yes" if asked <= held else None
     negated = [c for c in _CLAUSE.split(line) if c and _NEGATION.search(c)]
     if any(asked <= stems(clause) for clause in negated):
         return "no"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from app.chat.catalog import Catalog
 from app.chat.compose import composed_pieces
 from app.chat.evidence import Evidence
+from app.chat.service import _other_named
 from app.chat.yes_no import plain_answer
 from tests.unit.passages import hit
 
@@ -60,3 +62,34 @@ def test_the_composed_answer_says_it_first() -> None:
     assert pieces[0] == "No. Here is what our product page for the Ridgeline 45 Backpack says:"
     hedged = composed_pieces([Evidence(1, "Care: do not machine wash.")], [page], partial=True)
     assert not hedged[0].startswith(("Yes", "No"))
+
+
+def test_an_asked_word_only_in_another_products_name_is_no_yes() -> None:
+    """ "Is the Cairngorm 800 waterproof?" is not answered "Yes" by the down jacket's line that
+    names the waterproof jacket it fits under; asked of that jacket, the line does say yes."""
+    line = "Compatibility: Fits under the Torridon 3L Waterproof Jacket (FH-JKT-1042) in your size."
+    down, shell = "Cairngorm 800 Down Jacket", "Torridon 3L Waterproof Jacket Men's"
+    asked = "Is the Cairngorm 800 waterproof?"
+    assert plain_answer(asked, line, product=down, other=shell) is None
+    fits = "Does the Cairngorm 800 fit under the Torridon 3L Waterproof Jacket?"
+    assert plain_answer(fits, line, product=down) == "yes"
+
+
+def test_the_other_product_is_one_the_line_names_and_the_question_does_not() -> None:
+    shell = hit(
+        "Torridon 3L Waterproof Jacket Men's",
+        "SKU: FH-JKT-1042\nSpecs: Waterproof rating: 20,000 mm hydrostatic head",
+        doc="products/catalog.jsonl#FH-JKT-1042",
+    )
+    down = hit(
+        "Cairngorm 800 Down Jacket",
+        "SKU: FH-INS-2010\nCompatibility: Fits under the Torridon 3L Waterproof Jacket.",
+        doc="products/catalog.jsonl#FH-INS-2010",
+    )
+    catalog = Catalog([shell.passage, down.passage])
+    line = "Fits under the Torridon 3L Waterproof Jacket (FH-JKT-1042) in your usual size."
+    title = "Cairngorm 800 Down Jacket"
+    assert _other_named(line, "Is the Cairngorm 800 waterproof?", title, catalog) == (
+        "Torridon 3L Waterproof Jacket Men's"
+    )
+    assert _other_named(line, "Does it fit under the Torridon 3L?", title, catalog) is None
