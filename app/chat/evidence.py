@@ -736,10 +736,7 @@ def stem(word: str) -> str:
 # order …", "I want to check how long it takes".
 REQUEST = frozenset(
     stem(w)
-    for w in (
-        *("need", "want", "wanna", "gonna", "check", "see", "help", "trying", "assistance"),
-        *("ask", "request"),
-    )
+    for w in """need want wanna gonna check see help trying assistance ask request""".split()  # noqa: SIM905
 )
 # the words that ask what a policy says as a whole, not a case of it
 _POLICY_WORDS = frozenset(

@@ -87,7 +87,9 @@ def in_shop_words(
         verb = "changing" if match.group("verb").lower().endswith("ing") else "change"
         return verb + match.group("rest")
 
-    read = _PATTERN.sub(same, _UPDATE.sub(update, _OPENING.sub("", question)))
+    read = _OPENING.sub("", question)
+    read = _UPDATE.sub(update, read)
+    read = _PATTERN.sub(same, read)
     read = _PURCHASE.sub(
         lambda m: f"{m.group('whose')} order" if m.group("whose") else "order",
         read,
