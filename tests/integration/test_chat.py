@@ -326,6 +326,10 @@ def test_a_place_the_pages_cover_by_region_is_answered_from_that_region(
     assert outcome.question == asked
     store, _ = ask(portal, stack.chat, new_session(), "Do you have a shop in Manchester?")
     assert store.declined == "unknown_name"  # the shop's own places must be named
+    # held only under "the rest of the world", which the page says is not every country
+    iceland, _ = ask(portal, stack.chat, new_session(), "do u ship to iceland?")
+    assert iceland.declined == "partial", iceland.answer
+    assert "Our pages don't name Iceland" in iceland.answer and iceland.citations
 
 
 def test_a_yes_or_no_the_shops_line_gives_plainly_is_said_first(
@@ -341,6 +345,9 @@ def test_a_yes_or_no_the_shops_line_gives_plainly_is_said_first(
         portal, stack.chat, new_session(), "Is the Cairngorm 650 filled with goose down?"
     )
     assert not goose.answer.startswith(("Yes", "No")), goose.answer
+    # "waterproof" in the name of the shell it fits under says nothing of the down jacket
+    down, _ = ask(portal, stack.chat, new_session(), "is the Cairngorm 800 waterproof?")
+    assert not down.answer.startswith(("Yes", "No")), down.answer
 
 
 def test_bad_messages_are_refused_before_any_work(portal: BlockingPortal, stack: Any) -> None:
@@ -634,6 +641,11 @@ def test_what_shoppers_ask_most_is_answered_from_the_pages_structure(
     assert "| Standard | Royal Mail Tracked 48 | 2–3 working days |" in outcome.answer
     outcome, _ = ask(portal, stack.chat, new_session(), "need to update purchase 00004587345")
     assert "VAT" not in outcome.answer, outcome.answer  # the number read as a figure found it
+    # a request's opening asks nothing: "check" found the payment-declined line
+    outcome, _ = ask(
+        portal, stack.chat, new_session(), "I want to check the available payment options"
+    )
+    assert "Visa" in outcome.answer and "declined" not in outcome.answer, outcome.answer
 
 
 def _service(stack: Any, **options: Any) -> ChatService:
