@@ -248,9 +248,15 @@ def select_evidence(
             given=answering,
         )  # fmt: skip
         found = _chosen(ranked, max_lines + more_lines)  # greedy: the answer's lines come first
-        if found and asks_page(asked, found[0][1].passage.passage):
-            # "whats ur delivery policy": what the page says of itself, nothing beside it
-            found = [f for f in found if f[1].passage is found[0][1].passage]
+        head = found[0][1].passage.passage if found else None
+        if head is not None and (
+            asks_page(asked, head) or (head.id == answering and names_page(asked, head))
+        ):  # "whats ur returns policy": the page's introduction as it reads, nothing beside
+            # it; "whats ur delivery policy": the first section of a page whose introduction
+            # only says what the page holds (`app.chat.help_pages`)
+            order = {id(u): n for n, u in enumerate(candidates)}
+            own = [r for r in ranked if r[1].passage is found[0][1].passage]
+            found = sorted(own, key=lambda r: order[id(r[1])])[: max_lines + more_lines]
             page_asked = True
         chosen, more = found[:max_lines], found[max_lines:]
         table_given = _table_rows(ranked, answering)
@@ -318,9 +324,13 @@ def asks_page(asked: frozenset[str], page: Passage) -> bool:
     your returns policy?", "in which cases can I ask for a refund?" of "Returns and Refunds"),
     and ``page`` is a policy page's introduction, not one of its sections (nor an FAQ, whose
     title is a question)."""
+    return page.opens_page and names_page(asked, page)
+
+
+def names_page(asked: frozenset[str], page: Passage) -> bool:
+    """``asked`` names the topic of the help page ``page`` is on and nothing else."""
     topic = asked - _POLICY_WORDS - REQUEST
-    top = page.kind in HELP_KINDS and page.opens_page
-    return bool(topic) and top and topic <= stems(page.title)
+    return bool(topic) and page.kind in HELP_KINDS and topic <= stems(page.title)
 
 
 MAX_TABLE_ROWS = 8  # a table asked for as a whole is shown whole up to this many rows
@@ -591,7 +601,7 @@ def _quoted_text(unit: Unit, chosen: Sequence[_Scored]) -> str:
     after = unit.continued[len(unit.text) :]
     page = unit.passage.passage
     goes_on = _DIGIT.search(after) or stems(after) & stems(f"{unit.text} {page.title}")
-    if is_request(after) or not goes_on:
+    if is_request(after) or not goes_on or _POINTER.match(after.strip()):
         return unit.text
     return unit.continued
 
@@ -799,13 +809,23 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
 
 
 # A sentence that only sends the reader to another page ("Our Warranty page explains what is and
-# isn't covered.", "See our size guide."): it states nothing a shopper could act on.
+# isn't covered.", "See our size guide."), or says what its own page holds ("This page lists
+# every way to reach us, …"): it states nothing a shopper could act on.
 _POINTER = re.compile(
-    r"^(?:(?:our|the)\s+[\w'&, -]+?\s+(?:page|policy|guide)\s+"
+    r"^(?:(?:(?:our|the)\s+[\w'&, -]+?|this)\s+(?:page|policy|guide|notice)\s+"
     r"(?:explains|lists|sets\s+out|describes|has\s+(?:more|the\s+full|full)\b)"
     r"|(?:please\s+)?(?:see|read|check)\s+(?:our|the)\s)[^.;!?]*[.!]?$",
     re.I,
 )
+
+
+def describes_itself(text: str) -> bool:
+    """Whether a sentence of ``text`` (a page's introduction) only says what its page holds:
+    "This page explains when your order will leave us, how much delivery costs, …"."""
+    return any(
+        sentence.lower().startswith("this") and _POINTER.match(sentence)
+        for sentence, _ in _sentences(text)
+    )
 
 
 _BULLET = re.compile(r"^[-*•]\s+\S")  # "- **Socks and liner socks** once removed …"

@@ -26,6 +26,7 @@ from app.chat.evidence import (
     REQUEST,
     asked_stems,
     asks_page,
+    describes_itself,
     stem,
     stems,
 )
@@ -81,6 +82,15 @@ class HelpPages:
                 tables.setdefault(key, []).append(passage)
                 rows[key] = rows.get(key, 0) + count
         self._introductions = list(first.values())
+        # an introduction that only says what its page holds ("This page lists every way to
+        # reach us, …") answers nothing itself: its page's first section does
+        self._opening: dict[str, str] = {}
+        for intro in self._introductions:
+            if describes_itself(intro.text):
+                section = next((p for p in passages if p.document_id == intro.document_id
+                                and not p.opens_page), None)  # fmt: skip
+                if section is not None:
+                    self._opening[intro.id] = section.id
         self._sections = list({(p.document_id, p.section): p for p in reversed(passages)
                                if p.kind in HELP_KINDS and not p.opens_page}.values())  # fmt: skip
         self._tables = [
@@ -95,6 +105,12 @@ class HelpPages:
         stems) names and nothing else; [] when none does, or more than one."""
         found = [p.id for p in self._introductions if asks_page(asked, p)]
         return found if len(found) == 1 else []
+
+    def first_section(self, introduction: str) -> str | None:
+        """The id of the first section's first passage of the page whose ``introduction`` (an
+        id) only says what the page holds; None for one that says something itself ("you can
+        return it within 30 days")."""
+        return self._opening.get(introduction)
 
     def section_named(self, asked: frozenset[str]) -> str | None:
         """The id of the first passage of the one help page section whose own heading holds

@@ -108,6 +108,9 @@ class TurnSearch:
                     question, vector, facts.pages.faqs, self._lines, threshold=self._paraphrase
                 )
             first = [] if answering else facts.pages.introducing(asked)
+            opening = facts.pages.first_section(first[0]) if first else None
+            if opening is not None:  # "how can I contact you?": not "This page lists every
+                answering, first = opening, [opening]  # way to reach us", its first section
             if not first and answering is None:  # "whats your email": "Email and contact form"
                 answering = facts.pages.section_named(asked)
             first = first or ([answering] if answering else [])

@@ -574,7 +574,7 @@ def test_chat_shorthand_and_a_bare_how_much_are_read_as_meant() -> None:
     assert choose("how much?", [headlamp], about="Beacon 400 Headlamp")[0] == "Price (GBP): 39"
     page = hit(
         "Delivery Information",
-        "This page explains when your order will leave us and how much delivery costs.",
+        "Every order is packed and dispatched from our own warehouse in Leeds, West Yorkshire.",
         kind="policy",
     )
     cancel = hit(

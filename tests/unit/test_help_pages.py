@@ -137,3 +137,64 @@ def test_the_asked_table_is_the_answer_whole_under_its_sections_heading() -> Non
     assert "| --- | --- | --- |" in table
     vocabulary = Vocabulary(DELIVERY)
     assert judge(question, selection, passages, vocabulary).partial is False
+
+
+CHANGES = [
+    _section(
+        "Changing an Order",
+        "Changing an Order",
+        "We start picking orders quickly so that they reach you fast, which leaves a short window."
+        " This page explains what you can change, when, and what to do if you've missed it.",
+        0,
+    ),
+    _section(
+        "Changing an Order",
+        "Changing an Order › The 60-minute window",
+        "For 60 minutes after you place an order you can change or cancel it yourself. After that"
+        " we start picking it, and the order can't be changed any more.",
+        1,
+    ),
+    _section(
+        "Returns",
+        "Returns",
+        "We want you to be completely happy with your kit. If something isn't right, you can"
+        " return it within 30 days. This policy adds to your statutory rights.",
+        0,
+    ),
+]
+
+
+def test_an_introduction_that_only_says_what_its_page_holds_gives_its_first_section() -> None:
+    pages = HelpPages(CHANGES)
+    assert pages.introducing(asked_stems("how do I change my order?")) == ["Changing an Order::0"]
+    assert pages.first_section("Changing an Order::0") == "Changing an Order::1"
+    assert pages.first_section("Returns::0") is None  # its introduction says something itself
+
+
+def test_what_a_page_says_of_itself_is_never_a_line() -> None:
+    texts = [u.text for u in units([ScoredPassage(CHANGES[0], 0.5)])]
+    assert texts == [
+        "We start picking orders quickly so that they reach you fast, which leaves a short window."
+    ]
+
+
+def test_a_page_asked_as_a_whole_reads_as_it_is_written() -> None:
+    # "whats ur returns policy": the introduction's sentences in their own order
+    intro = ScoredPassage(CHANGES[2], 0.6)
+    selection = select_evidence("whats ur returns policy", (), [intro], [0.2, 0.3, 0.5])
+    assert [line.text for line in selection.lines + selection.more] == [
+        "We want you to be completely happy with your kit.",
+        "If something isn't right, you can return it within 30 days.",
+        "This policy adds to your statutory rights.",
+    ]
+    # the first section of a page whose introduction only says what it holds, as written,
+    # and nothing beside it
+    section, other = ScoredPassage(CHANGES[1], 0.5), ScoredPassage(CHANGES[2], 0.7)
+    selection = select_evidence(
+        "whats your order changing policy", (), [section, other], [0.3, 0.4, 0.2, 0.6, 0.6],
+        answering=CHANGES[1].id,
+    )  # fmt: skip
+    assert [line.text for line in selection.lines + selection.more] == [
+        "For 60 minutes after you place an order you can change or cancel it yourself.",
+        "After that we start picking it, and the order can't be changed any more.",
+    ]
