@@ -2,8 +2,9 @@
 
 "Free shipping?" asks about free delivery, "in which cases can I be reimbursed?" about refunds,
 "I want to file a reclamation" about a complaint, "cancel purchase 00123842" about an order,
-"update my address" about changing it; and "I want to check …", "help me see …" open a
-request, asking nothing of the pages themselves.
+"update my address" or "edit" it about changing it, "how do I contact customer support?" about
+contacting the shop ("Contact us"); and "I want to check …", "help me see …" open a request,
+asking nothing of the pages themselves.
 These are the words of retail customer service in general (not of one shop), so each is read
 as the pages' word only when the pages do not use it themselves, as an abbreviation is
 (`app.chat.abbreviations`): a shop whose pages speak of shipping keeps "shipping".
@@ -23,7 +24,7 @@ from collections.abc import Callable
 _SAME: tuple[tuple[str, str], ...] = (
     (r"shipping|shipment", "delivery"),
     (r"shipments", "deliveries"),
-    (r"reimbursements?|compensation", "refund"),
+    (r"reimbursements?|compensation|rebates?", "refund"),
     (r"reimbursed", "refunded"),
     (r"reimburse", "refund"),
     (r"(?:my\s+|the\s+)?money\s+back", "a refund"),
@@ -49,12 +50,48 @@ _OPENING = re.compile(
     r"(?:check|see|know|find\s+out|look\s+up)\s+(?=\S)",
     re.IGNORECASE,
 )
-# "update my order / address": the pages' "change" (their "update" is of tracking or a payment plan)
+# "update my order / address", "edit my address", "correct the shipping address": the pages'
+# "change" (their "update" is of tracking or a payment plan)
 _UPDATE = re.compile(
-    r"\b(?P<verb>updat(?:e|ing))(?P<rest>\s+(?:(?:my|the|this|that|ur|your|an?)\s+)?"
+    r"\b(?P<verb>updat(?:e|ing)|edit(?:ing)?|correct(?:ing)?)(?P<rest>\s+(?:(?:my|the|this|that|ur|your|an?)\s+)?"
     r"(?:delivery\s+|shipping\s+)?(?P<thing>order|purchase|address|details)\b)",
     re.IGNORECASE,
 )
+# "how do I contact customer service?", "speaking to customer support": the shop asked of is the
+# one whose pages these are, as "Contact us" is, whatever the pages call their team
+_SERVICE = re.compile(
+    r"\b(?P<verb>contact(?:ing)?|reach(?:ing)?|(?:speak|talk)(?:ing)?\s+(?:to|with)"
+    r"|get(?:ting)?\s+(?:in\s+touch\s+with|hold\s+of)|call(?:ing)?|phon(?:e|ing)|ring(?:ing)?"
+    r"|e-?mail(?:ing)?|writ(?:e|ing)\s+to)"
+    r"\s+(?:(?:your|the|ur|a|an)\s+)?customer\s+(?:service|support|assistance|care|services)"
+    r"(?:\s+(?:team|department|desk|agents?|staff|representatives?|people))?\b",
+    re.IGNORECASE,
+)
+# the channel a shopper names is kept ("call", "email"); any other way of reaching is contact
+_CHANNELS = frozenset({"call", "phone", "ring", "email", "e-mail"})
+# "I expect a reimbursement of 1200 dollars": the sum a shopper expects is their own case, which
+# no line of the pages holds ("a refund of the £3.95 label fee?" names the pages' sum, and stays)
+_SUM = re.compile(
+    r"\b(?P<what>(?:refund|rebate|compensation|reimbursement)s?)\s+of\s+(?:[$£€]\s*)?"
+    r"\d[\d,]*(?:\.\d+)?(?:\s*(?:dollars|pounds|euros|usd|gbp|eur|bucks|quid))?\b",
+    re.IGNORECASE,
+)
+# "cancellation of my account", "terminate my free account": deleting it ("cancel" is the
+# pages' word for an order)
+_ACCOUNT = re.compile(
+    r"\b(?:cancel(?:l?ing|l?ation)?|terminat(?:e|ing|ion))\s+(?:of\s+)?"
+    r"(?:(?:my|a|the|an|ur|your|this)\s+)?(?P<kind>[a-z]+\s+)?account\b",
+    re.IGNORECASE,
+)
+# "what is my order status", "the status of purchase 0012…": its tracking
+_STATUS = re.compile(
+    r"\b(?P<thing>order|purchase|parcel|delivery)(?P<gap>(?:\s*#?\s*\d{5,})?)\s+status\b"
+    r"|\bstatus\s+of\s+(?P<whose>(?:(?:my|the|this|that|ur|your|an?)\s+)?)"
+    r"(?P<of>order|purchase|parcel|delivery)\b",
+    re.IGNORECASE,
+)
+# "I expect a refund of 299 dollars": when it comes, as the shopper who waits for it asks
+_EXPECTED = re.compile(r"\bexpect(?P<ing>ing)?\s+(?=(?:a|my|the|your|ur)\s+refunds?\b)", re.I)
 # "purchase" names an order when it is one the shopper placed: "my purchase", "purchase 0012…"
 _PURCHASE = re.compile(
     r"\b(?P<whose>my|the|this|that|ur|your)\s+purchase\b|\bpurchase(?=\s*#?\s*\d{5,}\b)",
@@ -87,9 +124,29 @@ def in_shop_words(
         verb = "changing" if match.group("verb").lower().endswith("ing") else "change"
         return verb + match.group("rest")
 
+    def service(match: re.Match[str]) -> str:
+        said = match.group("verb").lower()
+        verb = said.split()[0].removesuffix("ing")
+        verb = {"phon": "phone", "writ": "write"}.get(verb, verb)
+        verb = verb if verb in _CHANNELS else "contact"
+        if said.split()[0].endswith("ing"):
+            verb = verb.removesuffix("e") + "ing"
+        return f"{verb} us"
+
     read = _OPENING.sub("", question)
+    read = _SERVICE.sub(service, read)
+    read = _SUM.sub(lambda m: m["what"], read)
+    if not holds("cancel account"):
+        read = _ACCOUNT.sub(lambda m: "deleting my account", read)
+    if not holds("order status"):
+        read = _STATUS.sub(
+            lambda m: f"{m['thing']}{m['gap']} tracking" if m["thing"] else
+            f"tracking of {m['whose']}{m['of']}",
+            read,
+        )  # fmt: skip
     read = _UPDATE.sub(update, read)
     read = _PATTERN.sub(same, read)
+    read = _EXPECTED.sub(lambda m: "waiting for " if m["ing"] else "wait for ", read)
     read = _PURCHASE.sub(
         lambda m: f"{m.group('whose')} order" if m.group("whose") else "order",
         read,

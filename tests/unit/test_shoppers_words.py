@@ -16,7 +16,7 @@ def test_retail_words_are_read_as_the_pages_words() -> None:
     assert _read("Do you offer free shipping?") == "Do you offer free delivery?"
     assert _read("in which cases can I get my money back?") == "in which cases can I get a refund?"
     assert _read("I want to file a reclamation") == "I want to file a complaint"
-    assert _read("how do I reach customer support") == "how do I reach customer service"
+    assert _read("is customer support open?") == "is customer service open?"
     assert _read("can I modify the shipping address?") == "can I change the delivery address?"
     assert _read("check the available payment options") == "check the available payment methods"
 
@@ -27,7 +27,7 @@ def test_a_word_the_pages_use_is_left_as_it_is() -> None:
 
 def test_a_purchase_the_shopper_placed_is_an_order_and_buying_is_not() -> None:
     assert _read("help me cancelling purchase 3707955617") == "help me cancelling order"
-    assert _read("what is the status of my purchase") == "what is the status of my order"
+    assert _read("what is the total of my purchase") == "what is the total of my order"
     assert _read("I want to purchase a tent") == "I want to purchase a tent"
 
 
@@ -51,6 +51,10 @@ def test_updating_an_order_or_an_address_is_changing_it_unless_the_pages_say_so(
     assert _read("help me updating my order") == "help me changing my order"
     assert _read("why hasn't my tracking updated?") == "why hasn't my tracking updated?"
     assert _read("update my order", {"update order"}) == "update my order"
+    # editing or correcting it is changing it too; an address that is correct stays so
+    assert _read("i have a trouble editing my address") == "i have a trouble changing my address"
+    assert _read("can you correct the shipping address?") == "can you change the delivery address?"
+    assert _read("is my address correct?") == "is my address correct?"
 
 
 def test_a_requests_opening_asks_nothing_of_the_pages() -> None:
@@ -64,3 +68,37 @@ def test_a_requests_opening_asks_nothing_of_the_pages() -> None:
     assert _read("what is it made of? i want to know how much is wool") == (
         "what is it made of? i want to know how much is wool"
     )
+
+
+def test_the_customer_service_asked_of_is_the_shop_itself() -> None:
+    assert _read("How do I contact customer support?") == "How do I contact us?"
+    assert _read("I need assistance speaking to customer support") == (
+        "I need assistance contacting us"
+    )
+    assert _read("what time can i reach customer assistance") == "what time can i contact us"
+    # the channel the shopper names is kept
+    assert _read("I'm trying to call customer service") == "I'm trying to call us"
+    assert _read("emailing the customer care team") == "emailing us"
+    # customer service named without a way of reaching it is left as it is
+    assert _read("is customer service open on Sundays?") == "is customer service open on Sundays?"
+
+
+def test_an_account_cancelled_is_deleted_and_an_orders_status_is_its_tracking() -> None:
+    assert _read("I want information about the cancellation of my free account") == (
+        "I want information about the deleting my account"
+    )
+    assert _read("can I cancel my order from my account?") == (
+        "can I cancel my order from my account?"
+    )
+    assert _read("cancel account", {"cancel account"}) == "cancel account"  # the pages' own
+    assert _read("whats my order status") == "whats my order tracking"
+    assert _read("status of my parcel") == "tracking of my parcel"
+
+
+def test_the_sum_a_shopper_expects_back_is_their_own_case() -> None:
+    assert _read("I xepect a compensation of $1499") == "I xepect a refund"
+    assert _read("I am waiting for a rebate of 160 dollars") == "I am waiting for a refund"
+    # expecting a refund is waiting for it; expecting a parcel asks when it arrives
+    assert _read("I expect a compensation of 1499 dollars") == "I wait for a refund"
+    assert _read("how soon can I expect my parcel") == "how soon can I expect my parcel"
+    assert _read("will I get a refund of the £3.95?") == "will I get a refund of the £3.95?"
