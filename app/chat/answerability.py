@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from app.chat.asking import asking_part, told_places_matter
 from app.chat.catalog import Catalog, Product
 from app.chat.conditions import other_case
+from app.chat.dates import day_words, named_days, states_day
 from app.chat.evidence import (
     CHAT_SHORTHAND,
     FIELD_NAMES,
@@ -162,6 +163,12 @@ def judge(
     case = other_case(question, selection.lines[0].text, vocabulary.alternatives, named=named)
     if case:
         return Verdict(False, "other_case", missing=case)
+    # a day of the year asked of lines that state other days ("the Collection Point on 24
+    # December?": "We are closed on 25 December, 26 December and 1 January")
+    days = named_days(question)
+    dated = [line.text for line in selection.lines if named_days(line.text)]
+    if days and dated and not any(states_day(t, d) for t in dated for d in days):
+        return Verdict(False, "other_case", missing=day_words(question))
     known = set(_WORD.findall(everything))
     # what the shopper tells of themselves is not asked ("I'm at uni in Sheffield."), unless it
     # says where the thing asked about is to go ("I live in Iceland. Do you ship there?")

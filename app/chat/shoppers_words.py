@@ -37,6 +37,12 @@ _SAME: tuple[tuple[str, str], ...] = (
     (r"packages", "parcels"),
     (r"payment\s+(?:options|modalities|types)", "payment methods"),
     (r"eta", "delivery time"),
+    # the days of the year shoppers name, by the dates pages give them
+    (r"christmas\s+eve", "24 December"),
+    (r"christmas\s+day", "25 December"),
+    (r"boxing\s+day", "26 December"),
+    (r"new\s+year'?s\s+eve", "31 December"),
+    (r"new\s+year'?s\s+day", "1 January"),
 )
 _PATTERN = re.compile(
     "|".join(f"(?P<w{n}>\\b(?:{said})\\b)" for n, (said, _) in enumerate(_SAME)), re.IGNORECASE

@@ -44,6 +44,28 @@ def test_a_size_the_evidence_does_not_state_is_declined() -> None:
     assert verdict("What does the Cairngorm 800 weigh in size M?", [JACKET])[:2] == (True, None)
 
 
+def test_a_day_of_the_year_the_lines_state_other_days_for_is_declined() -> None:
+    hours = hit(
+        "Contact us",
+        "On 24 and 31 December, phone and live chat close at 14:00. We are closed on 25 December,"
+        " 26 December and 1 January: phone, live chat and the Collection Point are all closed.",
+        kind="policy",
+    )
+    asked = "When does the Collection Point close on 27 December?"
+    assert verdict(asked, [hours], shop=[hours])[:2] == (False, "other_case")
+    assert "other_case" in WITH_CLOSEST_LINES  # the lines for the other days are still shown
+    asked = "Is the Collection Point open on 26 December?"
+    assert verdict(asked, [hours], shop=[hours])[:2] == (True, None)
+    # a span holds the days between its ends
+    returns = hit(
+        "Returns",
+        "Orders delivered between 1 November and 24 December can be returned until 31 January.",
+        kind="policy",
+    )
+    asked = "My order was delivered on 10 December. Until when can I return it?"
+    assert verdict(asked, [returns], shop=[returns])[:2] == (True, None)
+
+
 def test_a_code_or_name_the_pages_never_mention_is_declined() -> None:
     assert verdict("Do you sell FH-TNT-7095?", [TENT, FOOTPRINT])[:2] == (False, "unknown_code")
     assert verdict("Do you have a shop in Manchester?", [RETURNS])[:2] == (False, "unknown_name")

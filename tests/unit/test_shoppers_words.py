@@ -102,3 +102,10 @@ def test_the_sum_a_shopper_expects_back_is_their_own_case() -> None:
     assert _read("I expect a compensation of 1499 dollars") == "I wait for a refund"
     assert _read("how soon can I expect my parcel") == "how soon can I expect my parcel"
     assert _read("will I get a refund of the £3.95?") == "will I get a refund of the £3.95?"
+
+
+def test_the_days_shoppers_name_are_read_as_the_dates_pages_give() -> None:
+    assert _read("are you open on Christmas Eve?") == "are you open on 24 December?"
+    assert _read("delivery on boxing day?") == "delivery on 26 December?"
+    assert _read("open on new years eve") == "open on 31 December"
+    assert _read("open on Christmas Eve?", {"christmas eve"}) == "open on Christmas Eve?"

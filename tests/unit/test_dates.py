@@ -1,0 +1,29 @@
+"""Days of the year named by a question and stated by a line."""
+
+from __future__ import annotations
+
+from app.chat.dates import day_words, named_days, states_day
+
+
+def test_days_are_read_however_they_are_written() -> None:
+    assert named_days("on 24 and 31 December, phone and live chat close at 14:00") == {
+        (12, 24),
+        (12, 31),
+    }
+    assert named_days("closed on 25 December, 26 December and 1 January") == {
+        (12, 25),
+        (12, 26),
+        (1, 1),
+    }
+    assert named_days("is it open on the 24th of december?") == {(12, 24)}
+    assert named_days("December 24th?") == {(12, 24)}
+    assert named_days("orders of 12 may be split") == set()  # "may" is no month in lower case
+    assert named_days("open until 14:00 on Fridays") == set()
+    assert day_words("are you open on 24th of December?") == "24th of December"
+
+
+def test_a_span_states_the_days_between_its_ends() -> None:
+    line = "Orders delivered between 1 November and 24 December can be returned until 31 January."
+    assert states_day(line, (12, 10)) and states_day(line, (1, 31))
+    assert not states_day(line, (12, 27))
+    assert states_day("from 20 December to 5 January", (1, 2))  # across the new year
