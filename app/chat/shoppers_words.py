@@ -44,6 +44,19 @@ _SAME: tuple[tuple[str, str], ...] = (
     (r"new\s+year'?s\s+eve", "31 December"),
     (r"new\s+year'?s\s+day", "1 January"),
 )
+# A complaint is made, however a shopper puts it, and it is made against the shop: read after
+# the words above ("lodge a reclamation" is lodging a complaint).
+_COMPLAINT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(said, re.IGNORECASE), pages)
+    for said, pages in (
+        (r"\b(?:file|lodge|raise|submit|register|put\s+in)\s+(?:a|an|my)\s+complaint\b",
+         "make a complaint"),
+        (r"\b(?:filing|lodging|raising|submitting|registering)\s+(?:a|an|my)\s+complaint\b",
+         "making a complaint"),
+        (r"\s+against\s+(?:your|ur|yor|the|this)\s+"
+         r"(?:business|company|organi[sz]ation|shop|store|firm)\b", ""),
+    )
+)  # fmt: skip
 _PATTERN = re.compile(
     "|".join(f"(?P<w{n}>\\b(?:{said})\\b)" for n, (said, _) in enumerate(_SAME)), re.IGNORECASE
 )
@@ -152,6 +165,8 @@ def in_shop_words(
         )  # fmt: skip
     read = _UPDATE.sub(update, read)
     read = _PATTERN.sub(same, read)
+    for pattern, pages in _COMPLAINT:
+        read = pattern.sub(lambda m, to=pages: m[0] if holds(m[0].strip().lower()) else to, read)
     read = _EXPECTED.sub(lambda m: "waiting for " if m["ing"] else "wait for ", read)
     read = _PURCHASE.sub(
         lambda m: f"{m.group('whose')} order" if m.group("whose") else "order",

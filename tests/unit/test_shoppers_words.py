@@ -15,7 +15,7 @@ def _read(question: str, words: Set[str] = frozenset(), figures: Set[str] = froz
 def test_retail_words_are_read_as_the_pages_words() -> None:
     assert _read("Do you offer free shipping?") == "Do you offer free delivery?"
     assert _read("in which cases can I get my money back?") == "in which cases can I get a refund?"
-    assert _read("I want to file a reclamation") == "I want to file a complaint"
+    assert _read("I want to file a reclamation") == "I want to make a complaint"
     assert _read("is customer support open?") == "is customer service open?"
     assert _read("can I modify the shipping address?") == "can I change the delivery address?"
     assert _read("check the available payment options") == "check the available payment methods"
@@ -109,3 +109,11 @@ def test_the_days_shoppers_name_are_read_as_the_dates_pages_give() -> None:
     assert _read("delivery on boxing day?") == "delivery on 26 December?"
     assert _read("open on new years eve") == "open on 31 December"
     assert _read("open on Christmas Eve?", {"christmas eve"}) == "open on Christmas Eve?"
+
+
+def test_a_complaint_is_made_against_the_shop_however_it_is_put() -> None:
+    assert _read("I need to lodge a claim against yor business") == "I need to make a complaint"
+    assert _read("need help lodging a reclamation against ur organization") == (
+        "need help making a complaint"
+    )
+    assert _read("how do I file a complaint", {"file a complaint"}) == "how do I file a complaint"
