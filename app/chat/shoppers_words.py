@@ -17,6 +17,7 @@ update purchase 00004587345" found the shop's VAT number), and no line of the pa
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -166,7 +167,7 @@ def in_shop_words(
     read = _UPDATE.sub(update, read)
     read = _PATTERN.sub(same, read)
     for pattern, pages in _COMPLAINT:
-        read = pattern.sub(lambda m, to=pages: m[0] if holds(m[0].strip().lower()) else to, read)
+        read = pattern.sub(functools.partial(_unless_held, holds, pages), read)
     read = _EXPECTED.sub(lambda m: "waiting for " if m["ing"] else "wait for ", read)
     read = _PURCHASE.sub(
         lambda m: f"{m.group('whose')} order" if m.group("whose") else "order",
@@ -181,3 +182,8 @@ def in_shop_words(
 
     read = _REFERENCE.sub(reference, read)
     return re.sub(r"[ \t]{2,}", " ", read).strip()
+
+
+def _unless_held(holds: Callable[[str], bool], pages: str, match: re.Match[str]) -> str:
+    """``pages``' words for a shopper's ``match``, unless the pages hold the shopper's own."""
+    return match[0] if holds(match[0].strip().lower()) else pages
