@@ -73,7 +73,8 @@ _OPENING = re.compile(
 # "update my order / address", "edit my address", "correct the shipping address": the pages'
 # "change" (their "update" is of tracking or a payment plan)
 _UPDATE = re.compile(
-    r"\b(?P<verb>updat(?:e|ing)|edit(?:ing)?|correct(?:ing)?)(?P<rest>\s+(?:(?:my|the|this|that|ur|your|an?)\s+)?"
+    r"\b(?P<verb>updat(?:e|ing)|edit(?:ing)?|correct(?:ing)?)"
+    r"(?P<rest>\s+(?:(?:my|the|this|that|ur|your|an?)\s+)?"
     r"(?:delivery\s+|shipping\s+)?(?P<thing>order|purchase|address|details)\b)",
     re.IGNORECASE,
 )
@@ -100,7 +101,7 @@ _SUM = re.compile(
 # pages' word for an order)
 _ACCOUNT = re.compile(
     r"\b(?:cancel(?:l?ing|l?ation)?|terminat(?:e|ing|ion))\s+(?:of\s+)?"
-    r"(?:(?:my|a|the|an|ur|your|this)\s+)?(?P<kind>[a-z]+\s+)?account\b",
+    r"(?:(?:my|a|the|an|ur|your|this)\s+)?(?:[a-z]+\s+)?account\b",
     re.IGNORECASE,
 )
 # "what is my order status", "the status of purchase 0012…": its tracking
@@ -157,7 +158,7 @@ def in_shop_words(
     read = _SERVICE.sub(service, read)
     read = _SUM.sub(lambda m: m["what"], read)
     if not holds("cancel account"):
-        read = _ACCOUNT.sub(lambda m: "deleting my account", read)
+        read = _ACCOUNT.sub("deleting my account", read)
     if not holds("order status"):
         read = _STATUS.sub(
             lambda m: f"{m['thing']}{m['gap']} tracking" if m["thing"] else
