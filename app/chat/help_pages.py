@@ -1,15 +1,16 @@
 """The shop's help pages by their structure.
 
-A question that names only a page's topic ("What is your warranty?", "whats ur delivery
-policy") asks what that page says as a whole, which its introduction says; the introduction is
-searched first, whatever its cosine. A question that asks how long something of a page's topic
-takes, or what it costs, and nothing more ("How long does delivery take?", "How much is
-delivery?"), asks for a column of the page's table: its first table with a time or a cost
-column is the answer, whole ("Zone 1: UK mainland", the page's first case), when it is short
-enough to read (a table's rows are counted across the chunks it is split into). Its rows embed
-far from such questions (a row is a list of cells), so the cosine alone does not find it. A
-question naming only what a section's heading names ("whats your email": "Email and contact
-form") asks that section.
+A question that names only a page's topic ("What is your warranty?", "whats ur returns policy")
+asks what that page says as a whole, which its introduction says; the introduction is searched
+first, whatever its cosine. An introduction that only says what its page holds ("This page lists
+every way to reach us, …") says nothing itself: its page's first section is searched first instead
+("how can I contact you?": the Opening hours table). A question that asks how long something of a
+page's topic takes, or what it costs, and nothing more ("How long does delivery take?", "How much
+is delivery?"), asks for a column of the page's table: its first table with a time or a cost column
+is the answer, whole ("Zone 1: UK mainland", the page's first case), when it is short enough to
+read (a table's rows are counted across the chunks it is split into). Its rows embed far from such
+questions (a row is a list of cells), so the cosine alone does not find it. A question naming only
+what a section's heading names ("whats your email": "Email and contact form") asks that section.
 """
 
 from __future__ import annotations
