@@ -3,8 +3,9 @@
 "Free shipping?" asks about free delivery, "in which cases can I be reimbursed?" about refunds,
 "I want to file a reclamation" about a complaint, "cancel purchase 00123842" about an order,
 "update my address" or "edit" it about changing it, "how do I contact customer support?" about
-contacting the shop ("Contact us"); and "I want to check …", "help me see …" open a request,
-asking nothing of the pages themselves.
+contacting the shop ("Contact us"), "cancel my account" about deleting it, "order status" about
+its tracking, "Christmas Eve" about 24 December; and "I want to check …", "help me see …" open a
+request, asking nothing of the pages themselves.
 These are the words of retail customer service in general (not of one shop), so each is read
 as the pages' word only when the pages do not use it themselves, as an abbreviation is
 (`app.chat.abbreviations`): a shop whose pages speak of shipping keeps "shipping".
