@@ -668,6 +668,20 @@ def test_a_page_asked_as_a_whole_is_answered_by_what_it_says_not_what_it_holds(
     assert "60 minutes" in outcome.answer, outcome.answer
 
 
+def test_a_day_shoppers_name_is_the_date_the_pages_give(portal: BlockingPortal, stack: Any) -> None:
+    """ "Christmas Eve" is 24 December: the lines that state that day answer it, and lines that
+    state only other days ("We are closed on 25 December, 26 December and 1 January") are shown
+    as the closest the pages come, never as its answer."""
+    message = "What time do your phone lines and live chat close on Christmas Eve?"
+    outcome, _ = ask(portal, stack.chat, new_session(), message)
+    assert outcome.declined is None, outcome.answer
+    assert "14:00" in outcome.answer, outcome.answer
+    message = "What time does the Leeds Collection Point shut on Christmas Eve?"
+    outcome, _ = ask(portal, stack.chat, new_session(), message)
+    assert outcome.declined == "other_case", outcome.answer
+    assert "(24 December)" in outcome.answer, outcome.answer
+
+
 def _service(stack: Any, **options: Any) -> ChatService:
     """A service on the stack's parts with ``options`` changed, given no word vectors (the
     hedge reads words by spelling)."""
