@@ -39,6 +39,7 @@ _SAME: tuple[tuple[str, str], ...] = (
     (r"packages", "parcels"),
     (r"payment\s+(?:options|modalities|types)", "payment methods"),
     (r"eta", "delivery time"),
+    (r"bitcoins?|btc|ethereum|litecoin|dogecoin|crypto(?:s|currencies)?", "cryptocurrency"),
     # the days of the year shoppers name, by the dates pages give them
     (r"christmas\s+eve", "24 December"),
     (r"christmas\s+day", "25 December"),

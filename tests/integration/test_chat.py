@@ -668,6 +668,15 @@ def test_a_page_asked_as_a_whole_is_answered_by_what_it_says_not_what_it_holds(
     assert "60 minutes" in outcome.answer, outcome.answer
 
 
+def test_a_coin_is_asked_as_the_cryptocurrency_the_pages_refuse(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The pages never name Bitcoin; they say "We don't accept … cryptocurrency"."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "Can I pay with Bitcoin?")
+    assert outcome.declined is None, outcome.answer
+    assert any("cryptocurrency" in line.text for line in outcome.evidence), outcome.answer
+
+
 def test_a_day_shoppers_name_is_the_date_the_pages_give(portal: BlockingPortal, stack: Any) -> None:
     """ "Christmas Eve" is 24 December: the lines that state that day answer it, and lines that
     state only other days ("We are closed on 25 December, 26 December and 1 January") are shown

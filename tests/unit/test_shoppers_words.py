@@ -117,3 +117,9 @@ def test_a_complaint_is_made_against_the_shop_however_it_is_put() -> None:
         "need help making a complaint"
     )
     assert _read("how do I file a complaint", {"file a complaint"}) == "how do I file a complaint"
+
+
+def test_a_coin_is_a_cryptocurrency_unless_the_pages_name_it() -> None:
+    assert _read("Can I pay with Bitcoin?") == "Can I pay with cryptocurrency?"
+    assert _read("can i pay in BTC?") == "can i pay in cryptocurrency?"
+    assert _read("Can I pay with Bitcoin?", {"bitcoin"}) == "Can I pay with Bitcoin?"
