@@ -166,8 +166,8 @@ def judge(
     # a day of the year asked of lines that state other days ("the Collection Point on 24
     # December?": "We are closed on 25 December, 26 December and 1 January")
     days = named_days(question)
-    dated = [line.text for line in selection.lines if named_days(line.text)]
-    if days and dated and not any(states_day(t, d) for t in dated for d in days):
+    dated = [line.text for line in selection.lines if days and named_days(line.text)]
+    if dated and not any(states_day(t, d) for t in dated for d in days):
         return Verdict(False, "other_case", missing=day_words(question))
     known = set(_WORD.findall(everything))
     # what the shopper tells of themselves is not asked ("I'm at uni in Sheffield."), unless it

@@ -72,11 +72,14 @@ class _Table:
 class HelpPages:
     def __init__(self, passages: Sequence[Passage]) -> None:
         first: dict[str, Passage] = {}
+        opening: dict[str, Passage] = {}  # each help page's first section's first passage
         tables: dict[tuple[str, str, str], list[Passage]] = {}  # a table's parts, when chunked
         rows: dict[tuple[str, str, str], int] = {}
         for passage in passages:  # help pages only: a record or an FAQ has no introduction
             if passage.kind in HELP_KINDS and passage.opens_page:
                 first.setdefault(passage.document_id, passage)  # its first part, when chunked
+            elif passage.kind in HELP_KINDS:
+                opening.setdefault(passage.document_id, passage)
             header, count = _table(passage) if passage.kind in HELP_KINDS else ("", 0)
             if header:
                 key = (passage.document_id, passage.section, header)
@@ -85,13 +88,11 @@ class HelpPages:
         self._introductions = list(first.values())
         # an introduction that only says what its page holds ("This page lists every way to
         # reach us, …") answers nothing itself: its page's first section does
-        self._opening: dict[str, str] = {}
-        for intro in self._introductions:
-            if describes_itself(intro.text):
-                section = next((p for p in passages if p.document_id == intro.document_id
-                                and not p.opens_page), None)  # fmt: skip
-                if section is not None:
-                    self._opening[intro.id] = section.id
+        self._opening = {
+            intro.id: opening[intro.document_id].id
+            for intro in self._introductions
+            if intro.document_id in opening and describes_itself(intro.text)
+        }
         self._sections = list({(p.document_id, p.section): p for p in reversed(passages)
                                if p.kind in HELP_KINDS and not p.opens_page}.values())  # fmt: skip
         self._tables = [

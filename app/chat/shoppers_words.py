@@ -136,10 +136,8 @@ def in_shop_words(
     a run of digits)."""
 
     def same(match: re.Match[str]) -> str:
-        said = match.group(0)
-        if holds(said.lower()):
-            return said
-        return _SAME[int(str(match.lastgroup)[1:])][1]  # the alternative's group: "w3"
+        pages = _SAME[int(str(match.lastgroup)[1:])][1]  # the alternative's group: "w3"
+        return _unless_held(holds, pages, match)
 
     def update(match: re.Match[str]) -> str:
         if holds(f"{match.group('verb')} {match.group('thing')}".lower()):
@@ -148,13 +146,11 @@ def in_shop_words(
         return verb + match.group("rest")
 
     def service(match: re.Match[str]) -> str:
-        said = match.group("verb").lower()
-        verb = said.split()[0].removesuffix("ing")
+        said = match.group("verb").lower().split()[0]  # "speaking" of "speaking to"
+        verb = said.removesuffix("ing")
         verb = {"phon": "phone", "writ": "write"}.get(verb, verb)
         verb = verb if verb in _CHANNELS else "contact"
-        if said.split()[0].endswith("ing"):
-            verb = verb.removesuffix("e") + "ing"
-        return f"{verb} us"
+        return f"{verb.removesuffix('e')}ing us" if said.endswith("ing") else f"{verb} us"
 
     read = _OPENING.sub("", question)
     read = _SERVICE.sub(service, read)
