@@ -167,14 +167,15 @@ def main(argv: list[str] | None = None) -> int:
                     _answers(shop, intents[: args.limit or None])
                 )
     guidelines = eval_data / "abcd" / "guidelines.json"
-    if args.answers and guidelines.exists() and args.part in ("all", "report"):
+    if args.answers and guidelines.exists() and args.part != "fresh":
         with tempfile.TemporaryDirectory() as scratch:
             abcd = settings.model_copy(
                 update={"data_dir": Path(scratch) / "data", "knowledge_dir": Path(scratch) / "kb"}
             )
             write_knowledge(guidelines, abcd.knowledge_dir)
             run_ingest(abcd, embedder)
-            abcd_cases = datasets.shop_cases(datasets.ABCD_QUESTIONS)[: args.limit or None]
+            abcd_cases = [c for c in datasets.abcd_cases() if args.part in ("all", c.part)]
+            abcd_cases = abcd_cases[: args.limit or None]
             results["answers_abcd"] = asyncio.run(_answers(abcd, abcd_cases))
     for name, loader, path in (
         ("hetpqa", datasets.hetpqa, eval_data / "hetpqa" / "evidence_ranking" / "dev.csv"),

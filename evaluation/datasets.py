@@ -21,6 +21,8 @@ REPORT_QUESTIONS = DATA / "report_questions.jsonl"
 FRESH_QUESTIONS = DATA / "fresh_questions.jsonl"
 # Questions on the ABCD agent guidelines, a knowledge base the checks were not written for.
 ABCD_QUESTIONS = DATA / "abcd_questions.jsonl"
+# Written later (twenty-first session), from the guidelines alone, to tune on: ABCD's tuning part.
+ABCD_TUNING_QUESTIONS = DATA / "abcd_tuning_questions.jsonl"
 # Shoppers' everyday requests (Bitext), by intent, with the facts that answer each intent.
 BITEXT_INTENTS = DATA / "bitext_intents.json"
 BITEXT_PER_INTENT = 12  # messages drawn per intent: the first half tuning, the rest report
@@ -78,6 +80,14 @@ def answer_cases() -> list[Case]:
         shop_cases()
         + shop_cases(REPORT_QUESTIONS, part="report")
         + shop_cases(FRESH_QUESTIONS, part="fresh")
+    )
+
+
+def abcd_cases() -> list[Case]:
+    """The questions on the ABCD guidelines: the first 70 (report part, never tuned on) and the
+    later tuning part."""
+    return shop_cases(ABCD_QUESTIONS, part="report") + shop_cases(
+        ABCD_TUNING_QUESTIONS, part="tuning"
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.datasets import Case
+from evaluation.datasets import Case, abcd_cases
 from evaluation.splits import folds, split_by_product
 
 
@@ -39,3 +39,15 @@ def test_cross_validation_folds_keep_a_product_in_one_fold() -> None:
 def test_a_case_without_a_product_is_refused() -> None:
     with pytest.raises(ValueError, match="without a product"):
         split_by_product([Case("x", "shop", (), "q", frozenset())])
+
+
+def test_the_abcd_questions_keep_their_report_part_apart_from_the_later_tuning_part() -> None:
+    found = abcd_cases()
+    report = [c for c in found if c.part == "report"]
+    tuning = [c for c in found if c.part == "tuning"]
+    assert len(report) == 70 and len(tuning) >= 60  # the first 70 are the report part
+    assert {c.part for c in found} == {"report", "tuning"}
+    assert not {c.id for c in report} & {c.id for c in tuning}
+    # the same words as a report question are left out of the tuning part
+    assert not {c.question.lower() for c in report} & {c.question.lower() for c in tuning}
+    assert any(not c.answerable for c in tuning) and any(c.polarity for c in tuning)
