@@ -13,6 +13,9 @@ from app.index.passage import HEADING_JOIN, TABLE_RULE, Passage
 from ingest.documents import Document, Section, content_hash
 
 TokenCounter = Callable[[str], int]
+# The version of the rules below, recorded in each index version's manifest: a served version
+# cut by other rules is cut again, not reused (2: a line split from its paragraph keeps its indent)
+RULES = 2
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(£€$])")
 
@@ -21,6 +24,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(£€$])")
 class ChunkingPolicy:
     max_tokens: int = 200
     overlap_tokens: int = 40
+    rules: int = RULES
 
 
 def chunk_documents(
@@ -114,7 +118,10 @@ def _fit(text: str, count_tokens: TokenCounter, budget: int, level: int) -> list
     if count_tokens(text) <= budget:
         return [text]
     if level < len(_SPLITTERS):
-        pieces = [p.strip() for p in _SPLITTERS[level](text) if p.strip()]
+        # a line keeps its indent: a list nested in another stays nested ("- Bronze members:"
+        # over its own items)
+        pieces = [p.rstrip() if level == 0 else p.strip() for p in _SPLITTERS[level](text)]
+        pieces = [p for p in pieces if p.strip()]
         if len(pieces) > 1:
             return [u for p in pieces for u in _fit(p, count_tokens, budget, level)]
         return _fit(text, count_tokens, budget, level + 1)

@@ -29,7 +29,7 @@ from app.index.manifest import (
 )
 from app.index.passage import Passage
 from app.settings import Settings
-from ingest.chunking import ChunkingPolicy, chunk_documents
+from ingest.chunking import RULES, ChunkingPolicy, chunk_documents
 from ingest.documents import Document, SkippedFile
 from ingest.embedding_cache import EmbeddingCache
 from ingest.loaders import discover, load_file
@@ -222,7 +222,9 @@ def _previous_passages(
     """The served version's passages by document, when made with this model and chunking."""
     if version_id is None or served is None:
         return {}
-    same_policy = served.chunking == Chunking(policy.max_tokens, policy.overlap_tokens)
+    same_policy = served.chunking == Chunking(
+        policy.max_tokens, policy.overlap_tokens, policy.rules
+    )
     if not same_policy or served.model.id != model_id:
         return {}
     grouped: dict[str, list[Passage]] = {}
@@ -257,7 +259,7 @@ def _manifest(
         content_digest=digest,
         model=EmbeddingModel(embedder.model_id, embedder.dimension),
         index=IndexFacts(choice.kind, dict(choice.params), report.index_recall),
-        chunking=Chunking(settings.chunk_tokens, settings.chunk_overlap_tokens),
+        chunking=Chunking(settings.chunk_tokens, settings.chunk_overlap_tokens, RULES),
         counts=Counts(
             files=report.files,
             documents=report.documents,

@@ -181,7 +181,9 @@ def judge(
     loose = vocabulary.places.by_catch_all(said or question)
     for place, _ in vocabulary.places.resolved(plain):  # named by its region (the reading's)
         plain = plain.replace(place, " ")
-    for name in names_in(plain):  # a name the shop's pages mention anywhere is no unknown
+    # a name the shop's pages mention anywhere is no unknown; a place typed in lower case is
+    # as much a name ("do u ship to canada?")
+    for name in dict.fromkeys([*names_in(plain), *vocabulary.places.mentioned(plain)]):
         if not all(w in known or vocabulary.holds(w) for w in _WORD.findall(name.lower())):
             return Verdict(False, "unknown_name", missing=name)
     acronym = next((w for w in _ACRONYM.findall(plain.lower()) if w not in known), None)

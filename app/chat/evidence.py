@@ -96,6 +96,8 @@ WORD_WEIGHT = 0.05
 PRODUCT_WEIGHT = 0.3
 RANK_PENALTY = 0.04
 LABEL_WEIGHT = 0.25
+# and more for the field a question asks about and nothing else: it outweighs five passages' rank
+ONLY_FIELD_WEIGHT = 0.2
 SECOND_LINE_MARGIN = 0.4  # a second line must score within this of the first
 # An FAQ's answer opens with a whole sentence; a clause cut from a long one is only part of it
 _WHOLE_SENTENCE = (".", "!", "?", ".)", ".”", '."')
@@ -464,8 +466,9 @@ def _ranked(
         if topic and not on_topic.get(id(unit), True):
             continue  # not about the help topic asked about (kept when no line is)
         off_topic = record and topic and not held & topic
-        if label and label <= asked and not off_topic:
-            score += LABEL_WEIGHT  # "Weight: 520 g" over "Fabric weight: 300 g/m²" for "weigh?"
+        field = _label_asked(unit.text, label, asked, named) if label else 0.0
+        if field and not off_topic:
+            score += field  # "Weight: 520 g" over "Fabric weight: 300 g/m²" for "weigh?"
         elif _DESCRIPTION_STEM in asked and record and _opens_description(unit):
             score += LABEL_WEIGHT  # what the product is: its description's first sentence
         elif unit.passage.passage.id in introductions:
@@ -487,6 +490,29 @@ def _ranked(
         scored.remove(first)  # the shop's answer to the question asked, first
         scored.insert(0, (scored[0][0], *first[1:]))
     return scored
+
+
+def _label_asked(
+    text: str, label: frozenset[str], asked: frozenset[str], named: frozenset[str]
+) -> float:
+    """How plainly a record line's field name is what the question asks: `LABEL_WEIGHT` when
+    the question holds all its words; more (`ONLY_FIELD_WEIGHT`), whatever the line's passage
+    ranks, when it asks nothing but that field of the product the page is about ("how much is
+    the Stormhollow 2 Tent?", "what's its packed size?"), the name read without what its
+    figures are in ("Price (GBP)", "Packed size (cm)"); 0 otherwise ("how much are
+    replacement pegs for it?" asks the pegs' price, not the tent's)."""
+    match = _FIELD.match(text)
+    core = stems(_UNIT_NOTE.sub(" ", match.group(0))) if match else frozenset()
+    rest = asked - core - named - _FIELD_FRAME - _GENERIC_STEMS  # a product's kind: "tent"
+    if core and core <= asked and not rest:
+        return LABEL_WEIGHT + ONLY_FIELD_WEIGHT
+    return LABEL_WEIGHT if label <= asked else 0.0
+
+
+# what a field's name says its figures are in: "(GBP)", "(cm)"
+_UNIT_NOTE = re.compile(r"\([^)]*\)")
+# the words that ask for a price, not for anything of their own ("how much", "what does it cost")
+_FIELD_FRAME = frozenset({"much", "cost"})
 
 
 def _no_closer(asked: frozenset[str], given: Unit, best: Unit) -> bool:
@@ -771,15 +797,18 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
     it and the sentence after it, as written ("" for the last). A table's header row says what
     its rows' cells are and is no statement of its own."""
     found: list[tuple[str, str, str]] = []
-    lines = [raw.strip() for raw in _LINE.findall(text)]
-    header = lead = ""
+    raws = _LINE.findall(text)
+    lines = [raw.strip() for raw in raws]
+    header = ""
+    leads: list[tuple[int, bool, str]] = []  # the lines above that lead into a list
     for number, line in enumerate(lines):
         if not line or line.startswith(_NOT_STATEMENTS):
             continue
         item = _BULLET.match(line) is not None  # of the list the line before it leads into
-        above = lead if item else ""
-        if not item:
-            lead = line if line.rstrip("*").endswith(":") else ""
+        indent = len(raws[number]) - len(raws[number].lstrip())
+        above = _lead_of(leads, indent, item)
+        if line.rstrip("*").endswith(":") or _nests(raws, number, indent):
+            leads.append((indent, item, line))
         if TABLE_RULE.match(line):
             continue
         if line.startswith("|"):
@@ -804,17 +833,20 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
         if len(content_words(u)) >= 2
         and len(u) <= MAX_QUOTE_CHARS
         and not u.endswith("?")
+        and not (_BULLET.match(u) and u.rstrip("*").endswith(":"))  # it leads into its items
         and not _POINTER.match(u)
     ]
 
 
 # A sentence that only sends the reader to another page ("Our Warranty page explains what is and
 # isn't covered.", "See our size guide."), or says what its own page holds ("This page lists
-# every way to reach us, …"): it states nothing a shopper could act on.
+# every way to reach us, …", "Topics: username, password, and two-factor authentication."):
+# it states nothing a shopper could act on.
 _POINTER = re.compile(
     r"^(?:(?:(?:our|the)\s+[\w'&, -]+?|this)\s+(?:page|policy|guide|notice)\s+"
     r"(?:explains|lists|sets\s+out|describes|has\s+(?:more|the\s+full|full)\b)"
-    r"|(?:please\s+)?(?:see|read|check)\s+(?:our|the)\s)[^.;!?]*[.!]?$",
+    r"|(?:please\s+)?(?:see|read|check)\s+(?:our|the)\s"
+    r"|(?:topics|contents|see\s+also|related\s+(?:pages|topics))\s*:)[^.;!?]*[.!]?$",
     re.I,
 )
 
@@ -826,6 +858,25 @@ def describes_itself(text: str) -> bool:
         sentence.lower().startswith("this") and _POINTER.match(sentence)
         for sentence, _ in _sentences(text)
     )
+
+
+def _nests(raws: Sequence[str], number: int, indent: int) -> bool:
+    """Whether the line after line ``number`` (at ``indent``) is a list's item nested under it
+    ("- Pick a payment method from the following three options" over "  - online, by phone")."""
+    after = raws[number + 1] if number + 1 < len(raws) else ""
+    return _BULLET.match(after.strip()) is not None and len(after) - len(after.lstrip()) > indent
+
+
+def _lead_of(leads: list[tuple[int, bool, str]], indent: int, item: bool) -> str:
+    """The line a list's item at ``indent`` goes under, "" for a line that is no item; updates
+    ``leads`` (indent, is an item, text: the lines ending in ":" above) for the line: a line
+    ends the leads it is not nested in, and an item leads into the items nested under it
+    ("- Bronze members:" over "   - return possible within the last 90 days")."""
+    while leads and (
+        leads[-1][0] > indent or (leads[-1][0] == indent and (leads[-1][1] or not item))
+    ):
+        leads.pop()
+    return leads[-1][2] if item and leads else ""
 
 
 _BULLET = re.compile(r"^[-*•]\s+\S")  # "- **Socks and liner socks** once removed …"

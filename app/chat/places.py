@@ -179,6 +179,11 @@ class Places:
                 found.append((match.group(1), region))
         return found
 
+    def mentioned(self, text: str) -> list[str]:
+        """The gazetteer's places ``text`` names, as written, in any case but for those that
+        are also words ("canada", "iceland"; not "turkey"): a name typed in lower case."""
+        return [match.group(1) for match in _PLACE.finditer(text)]
+
     def by_catch_all(self, text: str) -> list[str]:
         """The places in ``text`` read as a catch-all region ("Iceland" as "the rest of the
         world"): the pages do not say they are served."""

@@ -37,6 +37,8 @@ class Chunking:
 
     max_tokens: int
     overlap: int
+    # the chunker's rules: passages cut by other rules are cut again (1: before it was recorded)
+    rules: int = 1
 
 
 @dataclass(frozen=True)

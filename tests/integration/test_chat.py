@@ -296,6 +296,15 @@ def test_a_named_product_or_a_name_the_pages_hold_is_answered_under_the_floor(
     assert amex.answered and "American Express" in amex.answer, amex.answer
 
 
+def test_a_products_price_asked_by_name_is_its_first_line(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """ "how much is the Stormhollow 2 tent?" showed the tent's Compatibility line (closer in
+    meaning) above "Price (GBP): 289": the field's name is asked without its currency."""
+    price, _ = ask(portal, stack.chat, new_session(), "how much is the Stormhollow 2 tent?")
+    assert [e.text for e in price.evidence][:1] == ["Price (GBP): 289"], price.answer
+
+
 def test_a_figure_stated_for_another_case_is_declined_with_the_line_that_states_it(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -16,6 +16,7 @@ from app.index import versions
 from app.retrieval.published_index import PublishedIndex
 from app.settings import Settings
 from ingest.cli import main as ingest_main
+from ingest import pipeline
 from ingest.pipeline import run_ingest
 from tests.conftest import REPO
 
@@ -171,3 +172,55 @@ def test_approximate_index_when_configured(settings: Settings, embedder, kind: s
     assert manifest is not None
     assert manifest.index.kind == report.index_kind == kind
     assert manifest.index.recall_at_10 >= 0.95
+
+
+def test_a_nested_list_keeps_its_nesting_and_old_rules_are_cut_again(
+    settings: Settings,
+    embedder,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long nested list (an agent handbook's "- Bronze members:" over its own item) is cut
+    into lines that keep their indent, so the item is quoted under its own lead; a served
+    version cut by older chunking rules is cut again, not reused."""
+    import dataclasses
+    import json
+
+    from app.chat.evidence import units
+    from app.retrieval.published_index import ScoredPassage
+
+    knowledge = tmp_path / "kb" / "policies"
+    knowledge.mkdir(parents=True)
+    levels = "\n".join(
+        f"   - {level} members:\n     - return possible within the last {days} days"
+        for level, days in [("Gold", 365), ("Silver", 180), ("Bronze", 90), ("Guest", 30)] * 6
+    )
+    (knowledge / "returns.md").write_text(
+        f"# Returns\n\n## Return windows\n\n3. Levels:\n{levels}\n"
+    )
+    settings = settings.model_copy(update={"knowledge_dir": tmp_path / "kb"})
+    first = run_ingest(settings, embedder)
+    version = versions.load_current(settings.index_dir)
+    assert any("\n     - return possible" in p.text for p in version.passages)
+    found = {(u.header, u.text) for p in version.passages for u in units([ScoredPassage(p, 0.5)])}
+    assert ("- Bronze members:", "- return possible within the last 90 days") in found
+    assert not any(text == "- Bronze members:" for _, text in found)
+
+    # the same knowledge, served as if cut by the rules before they were recorded
+    manifest = settings.index_dir / versions.VERSIONS / first.version_id / versions.MANIFEST_FILE
+    data = json.loads(manifest.read_text())
+    data["chunking"].pop("rules")
+    manifest.write_text(json.dumps(data))
+    served = versions.read_manifest(settings.index_dir, first.version_id)
+    assert served.chunking == dataclasses.replace(served.chunking, rules=1)
+    cut: list[str] = []
+    chunk_documents = pipeline.chunk_documents
+    monkeypatch.setattr(
+        pipeline,
+        "chunk_documents",
+        lambda documents, *rest: (
+            cut.extend(d.id for d in documents) or chunk_documents(documents, *rest)
+        ),
+    )
+    run_ingest(settings, embedder)
+    assert cut == ["policies/returns.md"]  # cut again by this chunker's rules, not reused

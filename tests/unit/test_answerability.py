@@ -76,6 +76,14 @@ def test_a_code_or_name_the_pages_never_mention_is_declined() -> None:
     assert verdict("Do you offer an NHS discount?", [RETURNS, FAQ])[:2] == (False, "unknown_name")
 
 
+def test_a_place_typed_in_lower_case_is_a_name_too() -> None:
+    """ "do u ship to canada?" on pages that name no country nor a region holding it: a place
+    in lower case is as unknown as "Canada" (a word that is also a place, "turkey", is not)."""
+    assert verdict("do u ship to canada?", [RETURNS])[:2] == (False, "unknown_name")
+    assert verdict("Do you ship to Canada?", [RETURNS])[:2] == (False, "unknown_name")
+    assert verdict("can I return a turkey roasting tent?", [RETURNS])[1] != "unknown_name"
+
+
 def test_a_kind_asked_after_in_words_no_page_holds_is_declined_by_that_word() -> None:
     """A brand in lower case ("salomon") escapes the capitalised names; asked whether the shop
     stocks tents of it, pages that hold tents and not it cannot answer."""

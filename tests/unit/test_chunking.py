@@ -97,3 +97,17 @@ def test_every_chunk_of_a_long_section_fits_with_its_header() -> None:
     assert all(words(p.embed_text) <= 61 for p in passages)
     assert len({p.id for p in passages}) == len(passages)
     assert len({p.hash for p in passages}) == len(passages)
+
+
+def test_a_nested_list_split_into_lines_keeps_its_nesting() -> None:
+    """A list too long for one passage is cut into lines; each keeps its indent, so an item
+    nested under "- Bronze members:" stays nested (the answer shows whose case it is)."""
+    listing = "3. Levels:\n" + "\n".join(
+        f"   - Level {i} members:\n     - return possible within the last {i} days"
+        for i in range(20)
+    )
+    chunks = pack(listing, words, budget=40, overlap=0)
+    assert len(chunks) > 1
+    lines = [line for c in chunks for line in c.split("\n")]
+    assert "     - return possible within the last 7 days" in lines
+    assert "   - Level 7 members:" in lines

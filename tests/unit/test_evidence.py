@@ -660,3 +660,72 @@ def test_a_shoppers_word_for_a_field_finds_its_line() -> None:
             question, (), [poles], [0.0] * len(units([poles])), about=poles.passage.title
         )
         assert chosen.lines[0].text == line, (question, chosen.lines)
+
+
+MEMBERS = hit(
+    "Product Defect",
+    "3. Membership Privileges: Check the customer's membership level.\n"
+    "   - Silver members:\n"
+    "     - Ask for the purchase date, return possible within the last 6 months\n"
+    "   - Bronze members:\n"
+    "     - Ask for the purchase date, return possible within the last 90 days\n"
+    "   - Enter the member level and then click the Membership Privileges option\n",
+    kind="policy",
+)
+
+
+def test_a_nested_lists_item_goes_under_the_item_that_leads_into_it() -> None:
+    """A list nested in another ("- Bronze members:" over its own item) says whose case each
+    item is: "how long do Bronze members have?" gets the Bronze item under its lead, not the
+    lead alone ("- Bronze members:" states nothing) nor the Silver one."""
+    found = {u.text: u.header for u in units([MEMBERS])}
+    assert found["- Ask for the purchase date, return possible within the last 90 days"] == (
+        "- Bronze members:"
+    )
+    assert found["- Ask for the purchase date, return possible within the last 6 months"] == (
+        "- Silver members:"
+    )
+    # an item back at the outer list's depth is under the step, not a member level
+    assert found["- Enter the member level and then click the Membership Privileges option"] == (
+        "3. Membership Privileges: Check the customer's membership level."
+    )
+    assert "- Bronze members:" not in found  # a line leading into a list is no statement alone
+    lines = choose("How long do Bronze members have to return an item?", [MEMBERS])
+    assert lines[:2] == [
+        "- Bronze members:",
+        "- Ask for the purchase date, return possible within the last 90 days",
+    ]
+
+
+def test_a_fields_name_without_its_unit_is_asked_when_nothing_else_is() -> None:
+    """ "how much is the Stormhollow 2 Tent?" asks its "Price (GBP)" line, and "what's its packed
+    size?" its "Packed size (cm)"; "how much are replacement pegs for it?" asks the pegs'
+    price, which the tent's Price line is not (no bonus for a field that is not asked)."""
+    tent = hit(
+        "Stormhollow 2 Tent",
+        "Compatibility: Stormhollow 2 Footprint sold separately; fits inside the Ridgeline 45.\n"
+        "Price (GBP): 289\nSpecs: Pegs: 12 aluminium Y-pegs; Packed size (cm): 45 × 15",
+    )
+
+    def first(question: str) -> str:
+        # the Compatibility line closest in meaning, as the embedder had it in the demo
+        cosines = [0.5 if u.text.startswith("Compatibility") else 0.35 for u in units([tent])]
+        return select_evidence(question, (), [tent], cosines).lines[0].text
+
+    assert first("how much is the Stormhollow 2 tent?") == "Price (GBP): 289"
+    assert first("what's the packed size of the Stormhollow 2?") == "Packed size (cm): 45 × 15"
+    assert first("how much are replacement pegs for the Stormhollow 2?") != "Price (GBP): 289"
+
+
+def test_a_pages_list_of_topics_is_no_statement() -> None:
+    """ "Topics: username, password, and two-factor authentication." says what the page is
+    about, as "This page lists …" does: it is never quoted as the answer."""
+    page = hit(
+        "Account Access",
+        "Topics: username, password, and two-factor authentication.\n"
+        "Tell the customer you cannot get their password, but you can generate a new one.",
+        kind="policy",
+    )
+    assert [u.text for u in units([page])] == [
+        "Tell the customer you cannot get their password, but you can generate a new one."
+    ]
