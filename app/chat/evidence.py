@@ -835,6 +835,7 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
         and not u.endswith("?")
         and not (_BULLET.match(u) and u.rstrip("*").endswith(":"))  # it leads into its items
         and not _POINTER.match(u)
+        and not _topics(u)
     ]
 
 
@@ -849,6 +850,20 @@ _POINTER = re.compile(
     r"|(?:topics|contents|see\s+also|related\s+(?:pages|topics))\s*:)[^.;!?]*[.!]?$",
     re.I,
 )
+
+
+def _topics(text: str) -> bool:
+    """Whether ``text`` only lists topics, three or more short ones between commas, with no
+    figure, label or sentence: "Price of gift wrapping, Price of stitching your name, Does
+    shopping cart qualify for free shipping" names what shoppers ask, and answers none of it."""
+    if _FIELD.match(text) or _BULLET.match(text) or _NO_TOPIC.search(text):
+        return False
+    items = [item.split() for item in text.split(",")]
+    return len(items) >= 3 and all(0 < len(words) <= 8 for words in items)
+
+
+# what makes a line more than a list of topics: a figure, a label, a sentence's end
+_NO_TOPIC = re.compile(r"\d|:|[.!?;](?:\s|$)")
 
 
 def describes_itself(text: str) -> bool:

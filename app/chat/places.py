@@ -180,9 +180,9 @@ class Places:
         return found
 
     def mentioned(self, text: str) -> list[str]:
-        """The gazetteer's places ``text`` names, as written, in any case but for those that
-        are also words ("canada", "iceland"; not "turkey"): a name typed in lower case."""
-        return [match.group(1) for match in _PLACE.finditer(text)]
+        """The gazetteer's places ``text`` names, as the gazetteer spells them ("canada":
+        "Canada"), typed in any case but for those that are also words ("turkey")."""
+        return [_canonical(match.group(1)) for match in _PLACE.finditer(text)]
 
     def by_catch_all(self, text: str) -> list[str]:
         """The places in ``text`` read as a catch-all region ("Iceland" as "the rest of the

@@ -15,8 +15,8 @@ import pytest
 from app.index import versions
 from app.retrieval.published_index import PublishedIndex
 from app.settings import Settings
-from ingest.cli import main as ingest_main
 from ingest import pipeline
+from ingest.cli import main as ingest_main
 from ingest.pipeline import run_ingest
 from tests.conftest import REPO
 

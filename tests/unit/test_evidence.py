@@ -729,3 +729,20 @@ def test_a_pages_list_of_topics_is_no_statement() -> None:
     assert [u.text for u in units([page])] == [
         "Tell the customer you cannot get their password, but you can generate a new one."
     ]
+
+
+def test_a_line_that_only_lists_what_shoppers_ask_is_no_statement() -> None:
+    """An agent handbook's FAQ section lists its topics ("Price of gift wrapping, Price of
+    stitching your name, …"): quoted, it looks like an answer to "how much is gift wrapping?"
+    and says nothing. A sentence with commas, or a list with figures, is still a line."""
+    page = hit(
+        "Storewide Query",
+        "Price of gift wrapping, Price of stitching your name, Price of overnight shipping\n"
+        "If you're not happy, tell us, and we'll put it right.\n"
+        "tents, footprints, sleeping bags and stoves 3 years",
+        kind="policy",
+    )
+    assert [u.text for u in units([page])] == [
+        "If you're not happy, tell us, and we'll put it right.",
+        "tents, footprints, sleeping bags and stoves 3 years",
+    ]
