@@ -807,8 +807,11 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
         item = _BULLET.match(line) is not None  # of the list the line before it leads into
         indent = len(raws[number]) - len(raws[number].lstrip())
         above = _lead_of(leads, indent, item)
-        if line.rstrip("*").endswith(":") or _nests(raws, number, indent):
+        nests = _nests(raws, number, indent)
+        if line.rstrip("*").endswith(":") or nests:
             leads.append((indent, item, line))
+        if nests and _STEP_HEADING.match(line):
+            continue  # "2. Log Out/In: Option 2" names the steps under it, and says nothing
         if TABLE_RULE.match(line):
             continue
         if line.startswith("|"):
@@ -873,6 +876,10 @@ def describes_itself(text: str) -> bool:
         sentence.lower().startswith("this") and _POINTER.match(sentence)
         for sentence, _ in _sentences(text)
     )
+
+
+# A numbered step's heading: its name and a word or three ("5. Enter Detail: Optional Step")
+_STEP_HEADING = re.compile(r"^\d+\.\s+[^:]{1,40}:\s+\S+(?:\s+\S+){0,2}$")
 
 
 def _nests(raws: Sequence[str], number: int, indent: int) -> bool:

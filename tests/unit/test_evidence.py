@@ -746,3 +746,25 @@ def test_a_line_that_only_lists_what_shoppers_ask_is_no_statement() -> None:
         "If you're not happy, tell us, and we'll put it right.",
         "tents, footprints, sleeping bags and stoves 3 years",
     ]
+
+
+def test_a_numbered_steps_heading_leads_its_items_and_is_no_line_of_its_own() -> None:
+    """ "2. Log Out/In: Option 2" names the step whose items say what to do: it is shown above
+    them, never alone as an answer."""
+    page = hit(
+        "Troubleshoot Site",
+        "1. Try Again: Option 1\n"
+        "   - Instruct the customer to refresh the page and add the item again.\n"
+        "2. Log Out/In: Option 2\n"
+        "   - Instruct the customer to log out of their account and log back in.",
+        kind="policy",
+    )
+    found = {u.text: u.header for u in units([page])}
+    assert found == {
+        "- Instruct the customer to refresh the page and add the item again.": (
+            "1. Try Again: Option 1"
+        ),
+        "- Instruct the customer to log out of their account and log back in.": (
+            "2. Log Out/In: Option 2"
+        ),
+    }
