@@ -891,9 +891,10 @@ def _nests(raws: Sequence[str], number: int, indent: int) -> bool:
 
 def _lead_of(leads: list[tuple[int, bool, str]], indent: int, item: bool) -> str:
     """The line a list's item at ``indent`` goes under, "" for a line that is no item; updates
-    ``leads`` (indent, is an item, text: the lines ending in ":" above) for the line: a line
-    ends the leads it is not nested in, and an item leads into the items nested under it
-    ("- Bronze members:" over "   - return possible within the last 90 days")."""
+    ``leads`` (indent, is an item, text: the lines above that end in ":" or have items nested
+    under them) for the line: a line ends the leads it is not nested in, and an item leads only
+    the items nested under it ("- Bronze members:" over "   - return possible within the last
+    90 days"), not those beside it."""
     while leads and (
         leads[-1][0] > indent or (leads[-1][0] == indent and (leads[-1][1] or not item))
     ):
