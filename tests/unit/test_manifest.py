@@ -29,7 +29,8 @@ WRITTEN = """{
   },
   "chunking": {
     "max_tokens": 200,
-    "overlap": 40
+    "overlap": 40,
+    "rules": 2
   },
   "counts": {
     "files": 13,
@@ -73,7 +74,7 @@ def test_a_written_manifest_loads_typed_and_saves_byte_for_byte(tmp_path: Path) 
     source = tmp_path / "manifest.json"
     source.write_text(WRITTEN)
     manifest = VersionManifest.load(source)
-    assert manifest.model.dimension == 384 and manifest.chunking == Chunking(200, 40)
+    assert manifest.model.dimension == 384 and manifest.chunking == Chunking(200, 40, 2)
     assert manifest.index.params == {"M": 32, "efSearch": 64}
     assert manifest.counts.passages == 321 and manifest.skipped[0].path == "broken.json"
     assert manifest.files["index.faiss"].bytes == 493101
@@ -81,6 +82,16 @@ def test_a_written_manifest_loads_typed_and_saves_byte_for_byte(tmp_path: Path) 
     again = tmp_path / "again.json"
     manifest.save(again)
     assert again.read_bytes() == source.read_bytes()
+
+
+def test_a_manifest_written_before_the_chunking_rules_were_recorded_reads_as_rules_1(
+    tmp_path: Path,
+) -> None:
+    """Versions published before the chunker's rules were recorded still load: their passages
+    were cut by the first rules, and the next ingest cuts them again."""
+    source = tmp_path / "manifest.json"
+    source.write_text(WRITTEN.replace(',\n    "rules": 2', ""))
+    assert VersionManifest.load(source).chunking == Chunking(200, 40, 1)
 
 
 @pytest.mark.parametrize(
