@@ -29,7 +29,7 @@ from app.index.manifest import (
 )
 from app.index.passage import Passage
 from app.settings import Settings
-from ingest.chunking import RULES, ChunkingPolicy, chunk_documents
+from ingest.chunking import ChunkingPolicy, chunk_documents
 from ingest.documents import Document, SkippedFile
 from ingest.embedding_cache import EmbeddingCache
 from ingest.loaders import discover, load_file
@@ -116,7 +116,7 @@ def run_ingest(
             report.index_kind = choice.kind
         with report.stage("publish"):
             report.version_id = versions.new_version_id(digest)
-            manifest = _manifest(settings, embedder, report, choice, digest, documents)
+            manifest = _manifest(policy, embedder, report, choice, digest, documents)
             versions.publish_version(
                 root,
                 version_id=report.version_id,
@@ -222,10 +222,7 @@ def _previous_passages(
     """The served version's passages by document, when made with this model and chunking."""
     if version_id is None or served is None:
         return {}
-    same_policy = served.chunking == Chunking(
-        policy.max_tokens, policy.overlap_tokens, policy.rules
-    )
-    if not same_policy or served.model.id != model_id:
+    if served.chunking != _recorded(policy) or served.model.id != model_id:
         return {}
     grouped: dict[str, list[Passage]] = {}
     try:
@@ -245,8 +242,13 @@ def _token_counter(embedder: Embedder) -> Any:
     return count
 
 
+def _recorded(policy: ChunkingPolicy) -> Chunking:
+    """The chunking policy as a manifest records it."""
+    return Chunking(policy.max_tokens, policy.overlap_tokens, policy.rules)
+
+
 def _manifest(
-    settings: Settings,
+    policy: ChunkingPolicy,
     embedder: Embedder,
     report: IngestReport,
     choice: vector_index.IndexChoice,
@@ -259,7 +261,7 @@ def _manifest(
         content_digest=digest,
         model=EmbeddingModel(embedder.model_id, embedder.dimension),
         index=IndexFacts(choice.kind, dict(choice.params), report.index_recall),
-        chunking=Chunking(settings.chunk_tokens, settings.chunk_overlap_tokens, RULES),
+        chunking=_recorded(policy),
         counts=Counts(
             files=report.files,
             documents=report.documents,

@@ -805,10 +805,10 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
         if not line or line.startswith(_NOT_STATEMENTS):
             continue
         item = _BULLET.match(line) is not None  # of the list the line before it leads into
-        indent = len(raws[number]) - len(raws[number].lstrip())
+        indent = _indent(raws[number])
         above = _lead_of(leads, indent, item)
         nests = _nests(raws, number, indent)
-        if line.rstrip("*").endswith(":") or nests:
+        if _leads_in(line) or nests:
             leads.append((indent, item, line))
         if nests and _STEP_HEADING.match(line):
             continue  # "2. Log Out/In: Option 2" names the steps under it, and says nothing
@@ -836,7 +836,7 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
         if len(content_words(u)) >= 2
         and len(u) <= MAX_QUOTE_CHARS
         and not u.endswith("?")
-        and not (_BULLET.match(u) and u.rstrip("*").endswith(":"))  # it leads into its items
+        and not (_BULLET.match(u) and _leads_in(u))  # it leads into its items
         and not _POINTER.match(u)
         and not _topics(u)
     ]
@@ -886,7 +886,16 @@ def _nests(raws: Sequence[str], number: int, indent: int) -> bool:
     """Whether the line after line ``number`` (at ``indent``) is a list's item nested under it
     ("- Pick a payment method from the following three options" over "  - online, by phone")."""
     after = raws[number + 1] if number + 1 < len(raws) else ""
-    return _BULLET.match(after.strip()) is not None and len(after) - len(after.lstrip()) > indent
+    return _BULLET.match(after.strip()) is not None and _indent(after) > indent
+
+
+def _indent(raw: str) -> int:
+    return len(raw) - len(raw.lstrip())
+
+
+def _leads_in(line: str) -> bool:
+    """Whether ``line`` ends in a colon ("We accept:", "- **Bronze members:**")."""
+    return line.rstrip("*").endswith(":")
 
 
 def _lead_of(leads: list[tuple[int, bool, str]], indent: int, item: bool) -> str:
