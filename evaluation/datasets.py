@@ -19,6 +19,9 @@ REPORT_QUESTIONS = DATA / "report_questions.jsonl"
 # Written after the product-listing checks (a field the record does not list, a model the shop
 # does not sell) existed, by someone who read only the knowledge base: the fresh part.
 FRESH_QUESTIONS = DATA / "fresh_questions.jsonl"
+# Written later (twenty-second session), from the knowledge base alone, to tune on: more of the
+# shop's tuning part (near misses above all), two that repeated an earlier question left out.
+TUNING_QUESTIONS = DATA / "shop_tuning_questions.jsonl"
 # Questions on the ABCD agent guidelines, a knowledge base the checks were not written for.
 ABCD_QUESTIONS = DATA / "abcd_questions.jsonl"
 # Written later (twenty-first session), from the guidelines alone, to tune on: ABCD's tuning part.
@@ -74,12 +77,13 @@ def shop_cases(path: Path = SHOP_QUESTIONS, *, part: str = "report") -> list[Cas
 
 
 def answer_cases() -> list[Case]:
-    """Every labelled question on the sample shop: the split set, the later report questions and
-    the fresh ones."""
+    """Every labelled question on the sample shop: the split set, the later report questions,
+    the fresh ones and the later tuning ones."""
     return (
         shop_cases()
         + shop_cases(REPORT_QUESTIONS, part="report")
         + shop_cases(FRESH_QUESTIONS, part="fresh")
+        + shop_cases(TUNING_QUESTIONS, part="tuning")
     )
 
 

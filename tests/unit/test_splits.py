@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.datasets import Case, abcd_cases
+from evaluation.datasets import Case, abcd_cases, answer_cases
 from evaluation.splits import folds, split_by_product
 
 
@@ -51,3 +51,13 @@ def test_the_abcd_questions_keep_their_report_part_apart_from_the_later_tuning_p
     # the same words as a report question are left out of the tuning part
     assert not {c.question.lower() for c in report} & {c.question.lower() for c in tuning}
     assert any(not c.answerable for c in tuning) and any(c.polarity for c in tuning)
+
+
+def test_the_later_shop_tuning_questions_repeat_no_report_or_fresh_question() -> None:
+    found = answer_cases()
+    later = [c for c in found if c.id.startswith("u")]
+    held = [c for c in found if c.part in ("report", "fresh")]
+    assert len(later) >= 90 and {c.part for c in later} == {"tuning"}
+    assert len({c.id for c in found}) == len(found)
+    assert not {c.question.lower() for c in held} & {c.question.lower() for c in later}
+    assert sum(not c.answerable for c in later) >= 40
