@@ -277,8 +277,9 @@ def coverage(
     asked = PRODUCT_CODE.sub(" ", question)
     for place, _ in vocabulary.places.resolved(asked):  # held by its region (the reading's)
         asked = asked.replace(place, " ")
-    if HOW_MUCH.search(asked):  # "how much is it?": the price, which "much" cannot hold
+    if _MUCH.search(asked):  # "how much is it?", "how much does it weigh?": a figure's framing
         named.add("much")
+    asked = _POINTING.sub(" ", asked)  # "the second one", "at the moment": no content asked
     named |= {stem(w) for w in _HOW.findall(asked)}  # "how many litres": a figure's framing
     for word in dict.fromkeys(plain_words(asked)):
         own = vocabulary.spelled(word)
@@ -298,6 +299,15 @@ def coverage(
 
 
 _HOW = re.compile(r"\bhow\s+(many|often)\b", re.I)
+# "how much" asking a figure of what follows the verb ("how much does it weigh?"), not an
+# amount of the word after it ("how much weight can it carry?": "much" is asked)
+_MUCH = re.compile(r"\bhow\s+much\s+(?:is|are|was|were|does|do|did|would|will)\b", re.I)
+# what points at something said before or frames the time of asking, which no line holds
+_POINTING = re.compile(
+    r"\b(?:first|second|third|last|other)\s+one\b|\bat\s+the\s+moment\b|\bright\s+now\b"
+    r"|\bcurrently\b",
+    re.I,
+)
 # a run of digits no figure is written as: an order, invoice or account number
 _REFERENCE = re.compile(r"\d{5,}")
 

@@ -19,7 +19,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import pairwise, takewhile
 from urllib.parse import urlsplit
 
 from app.chat.evidence import FOR_WHOM, field_label, kind_stems, stems, units
@@ -131,6 +131,17 @@ class Catalog:
         titles = [t for word in said for t in self._titles_by_word.get(word, ())]
         named = named_titles(text, titles)
         return [self._by_title[t] for t in named] if cuts(named) else []
+
+    def common_name(self, text: str) -> str:
+        """The name the cuts ``text`` names alike share ("the scafell mid boots": "Scafell Mid
+        Waterproof Walking Boot" of the men's and the women's); "" when it names no cuts."""
+        titles = [p.title for p in self.cuts_named(text)]
+        if not titles:
+            return ""
+        shared = takewhile(
+            lambda words: len(set(words)) == 1, zip(*(t.split() for t in titles), strict=False)
+        )
+        return " ".join(words[0] for words in shared)
 
     def sizes(self, product: Product) -> frozenset[str]:
         """The sizes ``product``'s record lists, upper case ("XL", "UK 11", "REGULAR"); empty

@@ -4,7 +4,7 @@ A shop publishes a figure under a condition: "Battery life: Up to 25 hours (lith
 18 hours (NiMH)", "Weight: 85 g (filter only)", "110 g including lid", "About 60 minutes on full
 power". The right product's line, with the asked field and a high score, still does not answer
 a question about another case of it: on alkaline batteries, with the pouch, the lid on its own,
-when not on full power. Three ways a question asks for another case, each read lexically from the
+when not on full power. Four ways a question asks for another case, each read lexically from the
 question and the line that gives the figure:
 
 - **another alternative**: the line states its figures for bracketed alternatives ("(lithium
@@ -15,7 +15,11 @@ question and the line that gives the figure:
   of one part only ("(filter only)", "excluding") and the question asks with something added
   ("together with its pouch", "including");
 - **a negated condition**: the question excludes the condition the figure is stated for ("if
-  I'm only simmering, not on full power" against "on full power").
+  I'm only simmering, not on full power" against "on full power");
+- **another quantity**: the question sets another quantity of the unit the figure is stated
+  with ("with a 10w charger" against "with a 20 W USB-C charger"), or names another quantity of
+  the thing it is stated with ("one of your 450 g gas canisters" against "with a 230 g
+  canister").
 """
 
 from __future__ import annotations
@@ -138,6 +142,10 @@ _SET_QUANTITY = re.compile(
     r"\b(?:with|using|on|at|from)\s+(?:an?\s+|the\s+)?(\d[\d,]*(?:\.\d+)?)\s?" + _UNIT, re.I
 )
 _QUANTITY = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s?" + _UNIT, re.I)
+# a quantity of a thing: "450 g gas canisters", "a 230 g canister", the two words after it
+_QUANTITY_OF = re.compile(
+    r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s?" + _UNIT + r"((?:\s+[a-z][a-z-]*){1,2})", re.I
+)
 
 
 def _another_quantity(question: str, line: str, named: frozenset[str]) -> str | None:
@@ -154,6 +162,21 @@ def _another_quantity(question: str, line: str, named: frozenset[str]) -> str | 
         found = stated.get(_unit(unit))
         if found and _number(number) not in found:
             return match.group(0)
+    # a quantity of the thing the line's figure is stated with ("one of your 450 g gas
+    # canisters": "About 60 minutes … with a 230 g canister")
+    things = {
+        (_unit(unit), stem(w)): _number(number)
+        for number, unit, after in _QUANTITY_OF.findall(line)
+        for w in _words(after)
+        if _content(w)
+    }
+    for match in _QUANTITY_OF.finditer(question):
+        number, unit, after = match.groups()
+        own = number.replace(",", "")
+        if {own, f"{own}{unit.lower()}"} & named or _number(number) in stated.get(_unit(unit), ()):
+            continue  # of the product's name ("the Langdale 2L jacket"), or the stated quantity
+        if any((_unit(unit), stem(w)) in things for w in _words(after) if _content(w)):
+            return match.group(0).strip()
     return None
 
 

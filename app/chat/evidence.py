@@ -297,10 +297,16 @@ def _evidence(
     """The picked units as quoted lines, a table row under its header and a list's item under
     its lead (once, not when a line ``before`` them is that header)."""
     lines: list[Evidence] = []
+
+    def shown(text: str) -> bool:
+        return any(e.text == text for e in (*before, *lines))
+
     for score, unit, _ in picked:
-        if unit.header and all(e.text != unit.header for e in (*before, *lines)):
+        if unit.header and not shown(unit.header):
             lines.append(Evidence(unit.number, unit.header, round(score, 4)))
-        lines.append(Evidence(unit.number, _quoted_text(unit, every), round(score, 4)))
+        quoted = _quoted_text(unit, every)
+        if not shown(quoted):  # a lead picked as a line of its own too is quoted once
+            lines.append(Evidence(unit.number, quoted, round(score, 4)))
     return lines
 
 

@@ -342,7 +342,7 @@ class ChatService:
         outcome.answer_policy = self._options.answer_policy
         lines = [e for e in selection.shown if not self._leaks.leaked(e.text)]
         if not verdict.answerable:
-            title = about.title if about is not None else ""
+            title = about.title if about is not None else facts.catalog.common_name(question)
             reason = verdict.reason or "no_match"
             self._decline_honestly(outcome, reason, product=title, missing=verdict.missing)
             if reason in WITH_CLOSEST_LINES and lines:  # what the pages do say, as such

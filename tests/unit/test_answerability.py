@@ -185,6 +185,17 @@ def test_rare_words_weigh_more_than_common_ones() -> None:
     assert 0 < coverage("tent hire", selection, words) < 0.5
 
 
+def test_words_that_point_back_or_frame_the_asking_are_no_part_of_what_was_asked() -> None:
+    """ "the second one", "at the moment", "how much does it weigh": nothing a line must hold."""
+    words = Vocabulary([h.passage for h in SHOP])
+    selection = select_evidence("weigh", (), [TENT], [0.0] * len(units([TENT])))
+    plain = coverage("What does it weigh?", selection, words)
+    assert coverage("How much does the second one weigh?", selection, words) == plain
+    assert coverage("What does it weigh at the moment?", selection, words) == plain
+    # "how much weight": an amount of weight is asked, "much" with it
+    assert coverage("how much weight does it take?", selection, words) < 1.0
+
+
 def test_the_section_a_line_sits_under_holds_words_too() -> None:
     # a table row says "CCTV recordings | 30 days": how long it is *kept* is its section's heading
     kept = hit(
@@ -448,6 +459,9 @@ def test_a_field_no_cut_of_the_named_product_lists_is_declined() -> None:
         "Scafell Mid Walking Boot Men's",
         "Scafell Mid Walking Boot Women's",
     ]
+    # the decline names what the cuts share (it named "the " and nothing before)
+    assert catalog.common_name("the scafell mid boots") == "Scafell Mid Walking Boot"
+    assert catalog.common_name("the torridon jacket") == ""
 
     def judged(question: str) -> tuple[bool, str | None]:
         selection = select_evidence(question, (), boots, [0.0] * len(units(boots)))

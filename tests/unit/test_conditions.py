@@ -75,3 +75,20 @@ def test_a_quantity_the_question_sets_against_another_the_line_states() -> None:
         other_case("how long will it burn on the 450 g canister?", burn, SIBLINGS, named=named)
         is None
     )
+
+
+def test_another_quantity_of_the_thing_the_figure_is_stated_with() -> None:
+    burn = "Burn time: About 60 minutes on full power with a 230 g canister"
+    asked = "Roughly how long will one of your 450 g gas canisters last on the Emberlite stove?"
+    assert other_case(asked, burn, SIBLINGS) == "450 g gas canisters"
+    assert other_case("how long do your 230 g gas canisters last on it?", burn, SIBLINGS) is None
+    # another thing of that unit is no other case of this one
+    assert other_case("will it fit in my 900 g pot bag?", burn, SIBLINGS) is None
+    # a row of ranges states no thing: the shopper's chest is theirs to give
+    row = "| M | 97–102 cm | 81 cm |"
+    assert other_case("what size for a 100 cm chest?", row, SIBLINGS) is None
+    # a quantity in the product's own name is no case asked ("my Langdale 2L jacket")
+    successor = "Successor: Torridon 3L Waterproof Jacket (FH-JKT-1042)."
+    langdale = frozenset({"langd", "2l", "waterproof", "jacke"})
+    asked = "The zip failed on my Langdale 2L jacket. What will I get under warranty?"
+    assert other_case(asked, successor, SIBLINGS, named=langdale) is None

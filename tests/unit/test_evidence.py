@@ -768,3 +768,24 @@ def test_a_numbered_steps_heading_leads_its_items_and_is_no_line_of_its_own() ->
             "2. Log Out/In: Option 2"
         ),
     }
+
+
+def test_a_line_the_page_says_twice_is_quoted_once() -> None:
+    """A handbook repeats a step in two flows; shown as one item's lead, the same words chosen
+    again as a line of their own were quoted twice."""
+    text = (
+        "Guests:\n1. Offer Refund: Find out how much the item cost\n"
+        "  - Enter the refund into the form\n\n"
+        "Members:\n\n1. Offer Refund: Find out how much the item cost\n\nThat is all."
+    )
+    page = hit("Order Issue", text, kind="policy")
+    found = list(units([page]))
+    similarity = [0.9 if "Enter" in u.text else 0.6 if "Offer" in u.text else 0.1 for u in found]
+    selection = select_evidence(
+        "How do I enter a refund for what the item cost?", (), [page], similarity
+    )
+    shown = [e.text for e in selection.shown]
+    assert shown == [
+        "1. Offer Refund: Find out how much the item cost",
+        "- Enter the refund into the form",
+    ]
