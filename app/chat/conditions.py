@@ -151,7 +151,8 @@ _QUANTITY_OF = re.compile(
 def _another_quantity(question: str, line: str, named: frozenset[str]) -> str | None:
     """A quantity the question sets as its condition ("with a 10w charger") when the line
     states the figure with another quantity of that unit ("with a 20 W USB-C charger") and not
-    the asked one; a number of the product's name is no condition."""
+    the asked one, or another quantity of the thing the line names after its own ("450 g gas
+    canisters" against "a 230 g canister"); a number of the product's name is no condition."""
     stated: dict[str, set[float]] = {}
     for number, unit in _QUANTITY.findall(line):
         stated.setdefault(_unit(unit), set()).add(_number(number))
@@ -165,8 +166,8 @@ def _another_quantity(question: str, line: str, named: frozenset[str]) -> str | 
     # a quantity of the thing the line's figure is stated with ("one of your 450 g gas
     # canisters": "About 60 minutes … with a 230 g canister")
     things = {
-        (_unit(unit), stem(w)): _number(number)
-        for number, unit, after in _QUANTITY_OF.findall(line)
+        (_unit(unit), stem(w))
+        for _, unit, after in _QUANTITY_OF.findall(line)
         for w in _words(after)
         if _content(w)
     }
