@@ -322,6 +322,44 @@ def test_a_figure_stated_for_another_case_is_declined_with_the_line_that_states_
     assert lithium.declined is None and "25 hours" in lithium.answer, lithium.answer
 
 
+def test_another_quantity_of_what_a_figure_is_stated_with_is_not_given_that_figure(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The Emberlite's burn time is published "with a 230 g canister"; asked of "one of your
+    450 g gas canisters", that line was shown as the answer (60 minutes, a 450 g one lasts
+    about 120)."""
+    asked = "Roughly how long will one of your 450 g gas canisters last on the Emberlite stove?"
+    outcome, _ = ask(portal, stack.chat, new_session(), asked)
+    stove_line = "About 60 minutes on full power with a 230 g canister"
+    answered_with_it = outcome.declined is None and stove_line in outcome.answer
+    assert not answered_with_it, outcome.answer
+    assert outcome.declined == "other_case" or "120 minutes" in outcome.answer, outcome.answer
+
+
+def test_words_that_point_back_are_nothing_the_line_must_hold(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """ "How much does the second one weigh?" after two jackets: the second's weight, shown as
+    its answer (it was shown as only the closest lines: "second" and "much" were counted as
+    words the weight line did not hold)."""
+    session = new_session()
+    first = "What's the difference between the Cairngorm 800 and the Cairngorm 650 down jackets?"
+    ask(portal, stack.chat, session, first)
+    weight, _ = ask(portal, stack.chat, session, "How much does the second one weigh?")
+    assert weight.declined is None and "480 g" in weight.answer, weight.answer
+
+
+def test_a_field_no_cut_lists_is_declined_naming_what_the_cuts_share(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The men's and the women's Scafell Mid boots list no hydrostatic head: the decline named
+    "the product page for the " and nothing after it."""
+    asked = "whats the hydrostatic head on the scafell mid boots"
+    outcome, _ = ask(portal, stack.chat, new_session(), asked)
+    assert outcome.declined == "not_listed", outcome.answer
+    assert "product page for the Scafell Mid Waterproof Walking Boot doesn't" in outcome.answer
+
+
 def test_a_place_the_pages_cover_by_region_is_answered_from_that_region(
     portal: BlockingPortal, stack: Any
 ) -> None:
