@@ -159,8 +159,7 @@ def judge(
         listed = catalog.sizes(product) if catalog is not None and product is not None else None
         if listed and not listed & asked:
             return Verdict(False, "other_size", missing=sorted(asked)[0])
-    named = _named(selection.product or "")
-    case = other_case(question, selection.lines[0].text, vocabulary.alternatives, named=named)
+    case = _other_case(question, selection, vocabulary)
     if case:
         return Verdict(False, "other_case", missing=case)
     # a day of the year asked of lines that state other days ("the Collection Point on 24
@@ -216,6 +215,30 @@ def judge(
     if held < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
+
+
+def _other_case(question: str, selection: Selection, vocabulary: Vocabulary) -> str | None:
+    """The question's words for a case the answer's figure is not stated for: the best line's
+    case, or that of a field asked that only lines of another case give ("how many hours on
+    alkaline AAs?": "Battery life: … (lithium AA) …", though the best line, "Batteries: 2 × AA
+    (alkaline, lithium or NiMH)", names alkaline). A field one line gives for the asked case
+    is given ("Burn time" of the 450 g canister's record, beside the stove's with a 230 g one)."""
+    named = _named(selection.product or "")
+
+    def case_of(text: str) -> str | None:
+        return other_case(question, text, vocabulary.alternatives, named=named)
+
+    best, *others = selection.lines
+    case = case_of(best.text)
+    if case:
+        return case
+    asked = asked_stems(question)
+    by_field: dict[frozenset[str], list[str | None]] = {}
+    for line in [best, *others]:
+        label = field_label(line.text)
+        if label & asked:
+            by_field.setdefault(label, []).append(case_of(line.text))
+    return next((c[0] for c in by_field.values() if all(c)), None)
 
 
 # A question that asks what something costs, and a line that says: an amount, or that it is free.

@@ -320,6 +320,11 @@ def test_a_figure_stated_for_another_case_is_declined_with_the_line_that_states_
     assert outcome.answer.endswith(OFFER.strip()) and outcome.stats.generated_tokens == 0
     lithium, _ = ask(portal, stack.chat, new_session(), asked.replace("alkaline", "lithium"))
     assert lithium.declined is None and "25 hours" in lithium.answer, lithium.answer
+    # the best line ("Batteries: 2 × AA (alkaline, lithium or NiMH)") names alkaline; the
+    # battery life asked is still given for the others only
+    hours = "Roughly how many hours will the Waymark 3 GPS run on ordinary alkaline AA batteries?"
+    outcome, _ = ask(portal, stack.chat, new_session(), hours)
+    assert outcome.declined == "other_case", outcome.answer
 
 
 def test_another_quantity_of_what_a_figure_is_stated_with_is_not_given_that_figure(

@@ -5,7 +5,15 @@ from __future__ import annotations
 from app.chat.answerability import coverage, judge
 from app.chat.catalog import Catalog
 from app.chat.compose import WITH_CLOSEST_LINES, decline
-from app.chat.evidence import plain_words, select_evidence, stem, unit_names, units
+from app.chat.evidence import (
+    Evidence,
+    Selection,
+    plain_words,
+    select_evidence,
+    stem,
+    unit_names,
+    units,
+)
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
 from tests.unit.passages import FAQ, FOOTPRINT, JACKET, RETURNS, TENT, hit
@@ -543,3 +551,30 @@ def test_a_size_typed_in_lower_case_is_a_size_asked() -> None:
         "other_size",
     )
     assert verdict("what does the cairngorm 800 weigh, size m?", [JACKET])[:2] == (True, None)
+
+
+def test_a_field_asked_that_only_lines_of_another_case_give_is_declined() -> None:
+    """The best line names the asked case ("Batteries: … (alkaline, lithium or NiMH)"), but the
+    field asked is given for other cases only: declined. A field one line gives for the asked
+    case is given, though another line gives it for another."""
+    gps = hit(
+        "Waymark 3 Handheld GPS",
+        "Batteries: 2 × AA (alkaline, lithium or NiMH)\n"
+        "Battery life: Up to 25 hours (lithium AA); about 18 hours (NiMH)",
+        kind="product",
+    )
+    words = Vocabulary([h.passage for h in [*SHOP, gps]])
+
+    def judged(question: str, *lines: str) -> tuple[bool, str | None]:
+        selection = Selection(tuple(Evidence(1, t) for t in lines), None, frozenset())
+        found = judge(question, selection, [gps], words)
+        return found.answerable, found.reason
+
+    asked = "How many hours of battery life will it run on alkaline AA batteries?"
+    batteries, life = gps.passage.text.splitlines()
+    assert judged(asked, batteries, life) == (False, "other_case")
+    assert judged(asked.replace("alkaline", "lithium"), batteries, life)[1] is None
+    canister = "Burn time: About 120 minutes on full power (Emberlite Canister Stove)"
+    stove = "Burn time: About 60 minutes on full power with a 230 g canister"
+    burns = "What burn time does the 450 g gas canister give on the Emberlite stove?"
+    assert judged(burns, canister, stove)[1] != "other_case"
