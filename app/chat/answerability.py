@@ -198,7 +198,7 @@ def judge(
         missing = [_unlisted(asking, p, selection, passages, catalog) for p in asked_of]
         if missing and all(missing):
             return Verdict(False, "not_listed", missing=missing[0])
-    other = _another_products_line(question, selection, passages, catalog)
+    other = _another_products_line(question, selection, passages, catalog, product)
     if other is not None:
         return Verdict(False, "other_product", missing=other.title)
     if asks_price(question) and not any(_MONEY.search(e.text) for e in selection.shown):
@@ -266,20 +266,29 @@ def _another_products_line(
     selection: Selection,
     passages: Sequence[ScoredPassage],
     catalog: Catalog | None,
+    product: Product | None = None,
 ) -> Product | None:
-    """The product the question names, when the best line is another product's record line
-    that does not name it ("can I wash the Ridgeline 45 Backpack in the washing machine?"
-    answered by a sleeping bag's "Care: Machine wash at 30°C"): that line is not about the asked
-    product. A line naming it ("Takes the Beacon 400 Rechargeable Battery Pack") may answer."""
+    """The product the question names (or, naming none, the one the conversation is about:
+    ``product``), when the best line is another product's record line that does not name it
+    ("can I wash the Ridgeline 45 Backpack in the washing machine?" answered by a sleeping
+    bag's "Care: Machine wash at 30°C"), or a help page's line about another product ("What
+    hipbelt waist sizes does that one fit?" of a pack, answered by the size guide's "To wear
+    the Torridon 3L Waterproof Overtrousers over Kinder trousers, waist 30–32 normally takes
+    S"): that line is not about the asked product. A line naming it ("Takes the Beacon 400
+    Rechargeable Battery Pack") may answer."""
     if catalog is None:
         return None
-    asked = catalog.named(question)
+    asked = catalog.named(question) or product
     if asked is None:
         return None
     best = selection.lines[0]
     passage = passages[best.number - 1].passage
-    if passage.kind != "product" or passage.document_id == asked.document_id:
+    if passage.document_id == asked.document_id:
         return None
+    if passage.kind != "product":
+        about = catalog.named(best.text)
+        if about is None or about.document_id == asked.document_id:
+            return None
     if names(f"{passage.title} {best.text}", asked.title) >= 0.5:
         return None
     return asked

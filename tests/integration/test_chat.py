@@ -354,6 +354,22 @@ def test_words_that_point_back_are_nothing_the_line_must_hold(
     assert weight.declined is None and "480 g" in weight.answer, weight.answer
 
 
+def test_a_help_pages_line_on_another_product_is_not_the_answer_for_this_one(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """After the Ridgeline 65+10 was recommended, "What hipbelt waist sizes does that one
+    fit?" was answered by the size guide's waist sizes for the overtrousers: declined for the
+    pack instead (no page gives its hipbelt sizes)."""
+    session = new_session()
+    first, _ = ask(
+        portal, stack.chat, session, "Which of your backpacks is best for the West Highland Way?"
+    )
+    assert first.product == "products/catalog.jsonl#FH-BPK-6065", first.answer
+    sizes, _ = ask(portal, stack.chat, session, "What hipbelt waist sizes does that one fit?")
+    assert sizes.declined == "other_product", sizes.answer
+    assert "Ridgeline 65+10 Backpack" in sizes.answer and "Overtrousers" not in sizes.answer
+
+
 def test_a_field_no_cut_lists_is_declined_naming_what_the_cuts_share(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -386,6 +386,39 @@ def test_another_products_record_line_is_no_answer_for_the_product_asked_about()
     )
 
 
+def test_a_help_pages_line_about_another_product_is_no_answer_for_the_one_talked_about() -> None:
+    """ "What hipbelt waist sizes does that one fit?" of the pack the conversation is on: the
+    size guide's line on the overtrousers' waist sizes is not about the pack."""
+    pack = hit(
+        "Ridgeline 65+10 Backpack",
+        "Pockets: Lid pocket, 2 zipped hipbelt pockets",
+        doc="products/catalog.jsonl#FH-BPK-6065",
+    )
+    trousers = hit(
+        "Torridon 3L Waterproof Overtrousers",
+        "Sizes: S, M, L, XL",
+        doc="products/catalog.jsonl#FH-TRS-1050",
+    )
+    guide = hit(
+        "Size Guide",
+        "To wear the Torridon 3L Waterproof Overtrousers over Kinder trousers, waist 30–32 "
+        "normally takes S.",
+        kind="policy",
+    )
+    shop = [pack, trousers, guide]
+    catalog = Catalog(h.passage for h in shop)
+    vocabulary = Vocabulary([h.passage for h in shop])
+    asked = "What hipbelt waist sizes does that one fit?"
+    selection = Selection((Evidence(1, guide.passage.text),), None, frozenset())
+    found = judge(asked, selection, [guide, pack], vocabulary, catalog=catalog,
+                  product=catalog.titled("Ridgeline 65+10 Backpack"))  # fmt: skip
+    assert (found.reason, found.missing) == ("other_product", "Ridgeline 65+10 Backpack")
+    # of the overtrousers, it is theirs
+    found = judge(asked, selection, [guide, pack], vocabulary, catalog=catalog,
+                  product=catalog.titled("Torridon 3L Waterproof Overtrousers"))  # fmt: skip
+    assert found.reason != "other_product"
+
+
 def test_a_question_that_only_frames_asks_about_the_product_and_is_answered() -> None:
     """ "Tell me about …" holds no word a line must hold: no hedge."""
     assert verdict("Tell me about the Stormhollow 2 Tent", [TENT]) == (True, None, False)
