@@ -433,10 +433,10 @@ def _unheard_kind(question: str, known: set[str], vocabulary: Vocabulary) -> str
     cannot say the shop has that one. Names in lower case, which `names_in` does not see; a kind
     the pages do not hold may be their synonym ("a shop in Leeds" for their store) and is left
     to the other checks."""
-    listed = asks_for_list(question)
-    if listed is None:
+    kind = _kind_asked(question)
+    if kind is None:
         return None
-    words = plain_words(_AFTER_KIND.sub("", listed.kind))
+    words = plain_words(_AFTER_KIND.sub("", kind))
 
     def heard(word: str) -> bool:
         return word in known or vocabulary.knows(vocabulary.spelled(word))
@@ -446,9 +446,25 @@ def _unheard_kind(question: str, known: set[str], vocabulary: Vocabulary) -> str
     return next((w for w in words[:-1] if w.isalpha() and not heard(w)), None)
 
 
+def _kind_asked(question: str) -> str | None:
+    """The kind of thing the question asks whether the shop sells or offers: "do you offer
+    gift wrapping?", "is there a birthday discount?", "can I buy an extended warranty?"."""
+    listed = asks_for_list(question)
+    if listed is not None:
+        return listed.kind
+    found = _OFFERED.search(question)
+    return next((g for g in found.groups() if g), None) if found else None
+
+
+# "is there a …", "are there any …", "(do members) get a …", "can I buy an …"
+_OFFERED = re.compile(
+    r"\b(?:is|are)\s+there\s+(?:a|an|any)\s+([^?.!,]+)|\b(?:get|buy)\s+(?:a|an)\s+([^?.!,]+)",
+    re.IGNORECASE,
+)
 # What follows the kind in "same-day courier delivery within Leeds", "a shop in Manchester I …"
 _AFTER_KIND = re.compile(
-    r"\s+(?:for|in|within|with|to|from|on|at|near|that|which|i|you)\b.*$", re.I
+    r"\s+(?:for|in|within|with|to|from|on|at|near|that|which|i|you|when|if|so|because)\b.*$",
+    re.I,
 )
 
 

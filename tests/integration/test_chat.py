@@ -370,6 +370,19 @@ def test_a_help_pages_line_on_another_product_is_not_the_answer_for_this_one(
     assert "Ridgeline 65+10 Backpack" in sizes.answer and "Overtrousers" not in sizes.answer
 
 
+def test_a_kind_of_offer_the_pages_never_name_is_declined(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """ "Do account holders get a birthday discount?" was answered with the student discount's
+    lines; the pages hold discounts, never a birthday one."""
+    asked = "Do account holders get a birthday discount?"
+    outcome, _ = ask(portal, stack.chat, new_session(), asked)
+    assert outcome.declined == "unknown_kind", outcome.answer
+    assert "birthday" in outcome.answer and "Students aged 16" not in outcome.answer
+    student, _ = ask(portal, stack.chat, new_session(), "Is there a student discount?")
+    assert student.declined is None and "10%" in student.answer, student.answer
+
+
 def test_a_field_no_cut_lists_is_declined_naming_what_the_cuts_share(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -92,6 +92,27 @@ def test_a_place_typed_in_lower_case_is_a_name_too() -> None:
     assert verdict("can I return a turkey roasting tent?", [RETURNS])[1] != "unknown_name"
 
 
+def test_a_kind_asked_after_as_there_or_to_get_is_judged_by_its_words_too() -> None:
+    """ "Is there a …", "do members get a …", "can I buy an …" ask whether the shop offers a
+    kind of thing as "do you offer …" does: pages that hold discounts and not birthdays cannot
+    say there is a birthday discount."""
+    discounts = hit(
+        "Student discount",
+        "Students get 10% off full-price items. A discount code is valid for 30 days.",
+        kind="policy",
+    )
+    shop = [*SHOP, discounts]
+    assert verdict("Do account holders get a birthday discount?", [discounts], shop=shop)[:2] == (
+        False,
+        "unknown_kind",
+    )
+    asked = "Is there a loyalty discount when I shop with you often?"
+    assert verdict(asked, [discounts], shop=shop)[:2] == (False, "unknown_kind")
+    # the pages' own words are no unknown kind, whatever follows them
+    assert verdict("Is there a student discount?", [discounts], shop=shop)[1] is None
+    assert verdict("Can I get a discount code for my order?", [discounts], shop=shop)[1] is None
+
+
 def test_a_kind_asked_after_in_words_no_page_holds_is_declined_by_that_word() -> None:
     """A brand in lower case ("salomon") escapes the capitalised names; asked whether the shop
     stocks tents of it, pages that hold tents and not it cannot answer."""
