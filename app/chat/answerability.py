@@ -228,16 +228,16 @@ def _other_case(question: str, selection: Selection, vocabulary: Vocabulary) -> 
     def case_of(text: str) -> str | None:
         return other_case(question, text, vocabulary.alternatives, named=named)
 
-    best, *others = selection.lines
+    best = selection.lines[0]
     case = case_of(best.text)
     if case:
         return case
     asked = asked_stems(question)
     by_field: dict[frozenset[str], list[str | None]] = {}
-    for line in [best, *others]:
+    for line in selection.lines:
         label = field_label(line.text)
-        if label & asked:
-            by_field.setdefault(label, []).append(case_of(line.text))
+        if label & asked:  # the best line is of the asked case
+            by_field.setdefault(label, []).append(None if line is best else case_of(line.text))
     return next((c[0] for c in by_field.values() if all(c)), None)
 
 
@@ -266,7 +266,7 @@ def _another_products_line(
     selection: Selection,
     passages: Sequence[ScoredPassage],
     catalog: Catalog | None,
-    product: Product | None = None,
+    product: Product | None,
 ) -> Product | None:
     """The product the question names (or, naming none, the one the conversation is about:
     ``product``), when the best line is another product's record line that does not name it
