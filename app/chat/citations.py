@@ -67,23 +67,26 @@ def _sentences(text: str) -> list[str]:
 
 
 MIN_SUPPORT = 0.6  # share of a sentence's content words one passage must hold to be its source
+_FIGURE = re.compile(r"(?<![\w.])\d+(?:[,.]\d+)*")  # "1,550", "2.5": a figure as written
 
 
 def attribute(answer: str, passages: Sequence[ScoredPassage]) -> str:
     """Add a [n] marker to each sentence that cites nothing but one passage clearly supports,
-    and drop sentences that repeat an earlier one word for word.
+    point a sentence's markers at that passage when none it cites holds as much of it, and drop
+    sentences that repeat an earlier one word for word.
 
-    Small models often answer from the passages without writing markers; the shopper should
-    still see where each statement comes from. A sentence is given the passage holding the
-    largest share (at least ``MIN_SUPPORT``) of its content words, so an invented sentence
-    stays unmarked, and the groundedness score still judges the whole answer.
+    Small models often answer from the passages without writing markers, or cite the first
+    passage for a fact of the fifth; the shopper should see where each statement comes from.
+    A passage holds a sentence when it has at least ``MIN_SUPPORT`` of its content words and
+    every figure it states; a sentence is given the one holding the largest share, so an
+    invented sentence stays unmarked (or keeps the model's own marker), and the groundedness
+    score still judges the whole answer.
     """
     if not passages:
         return answer
-    supports = [
-        set(content_words(f"{h.passage.title} {h.passage.section} {h.passage.text}"))
-        for h in passages
-    ]
+    texts = [f"{h.passage.title} {h.passage.section} {h.passage.text}" for h in passages]
+    supports = [set(content_words(text)) for text in texts]
+    figures_of = [_figures(text) for text in texts]
     pieces: list[str] = []
     seen: set[str] = set()
     for sentence in _sentences(answer):
@@ -92,15 +95,28 @@ def attribute(answer: str, passages: Sequence[ScoredPassage]) -> str:
         if len(words) >= 3 and key in seen:
             continue  # a small model looping: say each sentence once
         seen.add(key)
-        if MARKER.search(sentence) or len(words) < 2:
+        if len(words) < 2:
             pieces.append(sentence)
             continue
-        shares = [sum(w in s for w in words) / len(words) for s in supports]
-        best = max(range(len(shares)), key=shares.__getitem__)
-        if shares[best] < MIN_SUPPORT:
+        figures = _figures(MARKER.sub(" ", sentence))
+        holds = [
+            sum(w in s for w in words) / len(words) if figures <= f else 0.0
+            for s, f in zip(supports, figures_of, strict=True)
+        ]
+        best = max(range(len(holds)), key=holds.__getitem__)
+        marked = {int(m) for m in MARKER.findall(sentence)}
+        if holds[best] < MIN_SUPPORT or any(
+            1 <= n <= len(holds) and holds[n - 1] >= holds[best] for n in marked
+        ):
             pieces.append(sentence)
             continue
-        body = sentence.rstrip()
+        body = MARKER.sub("", sentence).rstrip()
+        body = re.sub(r"\s+([.!?])$", r"\1", body)
         end = len(body.rstrip(".!?"))
-        pieces.append(f"{body[:end]} [{best + 1}]{body[end:]}{sentence[len(body) :]}")
+        pieces.append(f"{body[:end]} [{best + 1}]{body[end:]}{sentence[len(sentence.rstrip()) :]}")
     return "".join(pieces)
+
+
+def _figures(text: str) -> set[str]:
+    """The figures ``text`` states, without thousands separators ("1,550" is "1550")."""
+    return {figure.replace(",", "") for figure in _FIGURE.findall(text)}

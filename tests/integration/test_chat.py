@@ -642,6 +642,31 @@ def test_a_product_the_shop_does_not_sell_is_never_said(portal: BlockingPortal, 
     assert "does not fit" in shown.lower() or "does NOT fit" in shown  # the shop's own line
 
 
+def test_a_model_sentence_cites_the_passage_that_holds_it(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The model cited a passage that holds less of its sentence than another does (seen in
+    the demo: "The Stormhollow 2 tent is £289 [1]" under the line quoted as [5]): the
+    shopper's marker points at the passage that holds the sentence."""
+    said = "The Stormhollow 2 Tent is freestanding [2]."
+    chat = ChatService(
+        store=stack.chat._store,
+        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
+        encoder=stack.encoder,
+        retriever=stack.chat._retriever,
+        engine=SayingEngine(said),
+        prompt_format=stack.chat.prompt_format,
+        options=replace(stack.chat._options, answer_policy="generative"),
+        line_vectors=stack.chat._lines,
+    )
+    outcome, pieces = ask(portal, chat, new_session(), "Is the Stormhollow 2 Tent freestanding?")
+    texts = [h.passage.text.lower() for h in outcome.passages]
+    assert "freestanding" not in texts[1]  # the model's [2]
+    marker = re.search(r"freestanding \[(\d)\]", "".join(pieces))
+    assert marker is not None
+    assert "freestanding" in texts[int(marker.group(1)) - 1]
+
+
 @pytest.mark.parametrize("given", ["evidence", "retrieved"])
 def test_the_verified_model_is_given_the_shown_lines_passages(
     portal: BlockingPortal, stack: Any, given: str

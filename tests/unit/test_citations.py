@@ -69,3 +69,34 @@ def test_attribution_keeps_decimals_whole_and_drops_a_looping_repeat() -> None:
     assert attribute("It has 103.5 grams of fill.", passages) == "It has 103.5 grams of fill [1]."
     looping = "The Skiddaw 2.5L weighs 265 g [1].The Skiddaw 2.5L weighs 265 g.No."
     assert attribute(looping, passages) == "The Skiddaw 2.5L weighs 265 g [1].No."
+
+
+def test_attribution_points_a_marker_at_the_passage_that_holds_the_sentence() -> None:
+    passages = [
+        hit(1, "The Stormhollow 2 Tent sleeps two and packs into its own bag."),
+        hit(2, "Pegs: 12 aluminium Y-pegs."),
+        hit(3, "The Stormhollow 2 Tent costs £289."),
+    ]
+    # the model cited the first passage for the price the third states
+    assert attribute("The Stormhollow 2 Tent costs £289 [1].", passages) == (
+        "The Stormhollow 2 Tent costs £289 [3]."
+    )
+    # a passage holding fewer of the sentence's words than another is not its source
+    assert attribute("The Stormhollow 2 Tent sleeps two [2].", passages) == (
+        "The Stormhollow 2 Tent sleeps two [1]."
+    )
+    # a figure only one passage states decides between passages sharing the words
+    assert attribute("The Stormhollow 2 Tent costs £289.", passages) == (
+        "The Stormhollow 2 Tent costs £289 [3]."
+    )
+    # a marker a passage bears out stays; a sentence no passage holds keeps the model's own
+    assert attribute("The Stormhollow 2 Tent sleeps two [1].", passages) == (
+        "The Stormhollow 2 Tent sleeps two [1]."
+    )
+    assert attribute("The Stormhollow 2 Tent costs £199 [1].", passages) == (
+        "The Stormhollow 2 Tent costs £199 [1]."
+    )
+    # a figure is the same with or without its thousands separator
+    assert attribute("The tent weighs 1550 g.", [hit(1, "The tent weighs 1,550 g.")]) == (
+        "The tent weighs 1550 g [1]."
+    )
