@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.chat.asking import asking_part, told_places_matter
 from app.chat.catalog import Catalog, Product
@@ -56,6 +56,7 @@ from app.chat.evidence import (
     Selection,
     asked_stems,
     field_label,
+    kind_stems,
     plain_words,
     stem,
     stems,
@@ -159,7 +160,7 @@ def judge(
         listed = catalog.sizes(product) if catalog is not None and product is not None else None
         if listed and not listed & asked:
             return Verdict(False, "other_size", missing=sorted(asked)[0])
-    case = _other_case(question, selection, vocabulary)
+    case = _other_case(question, selection, vocabulary, _names_written(question, catalog))
     if case:
         return Verdict(False, "other_case", missing=case)
     # a day of the year asked of lines that state other days ("the Collection Point on 24
@@ -207,6 +208,11 @@ def judge(
         return Verdict(True, partial=True, missing=loose[0])
     if selection.answers_as_given:  # an FAQ asked in other words, a table, a named section
         return Verdict(True)
+    # what the lines hold only inside another product's name they do not hold, in any words
+    foreign = _in_other_names(question, selection, passages, catalog) if catalog else frozenset()
+    if foreign:
+        selection = replace(selection, held_words=selection.held_words - foreign)
+        near = frozenset(w for w in near if stem(w) not in foreign)
     # the asking sentences, or the whole message: what the shopper tells may be what the lines
     # are about ("My parcel says delivered but it isn't here. What do I do?")
     held = max(coverage(q, selection, vocabulary, near=near) for q in {asking, question})
@@ -217,13 +223,17 @@ def judge(
     return Verdict(True)
 
 
-def _other_case(question: str, selection: Selection, vocabulary: Vocabulary) -> str | None:
+def _other_case(
+    question: str, selection: Selection, vocabulary: Vocabulary, written: frozenset[str]
+) -> str | None:
     """The question's words for a case the answer's figure is not stated for: the best line's
     case, or that of a field asked that only lines of another case give ("how many hours on
     alkaline AAs?": "Battery life: … (lithium AA) …", though the best line, "Batteries: 2 × AA
     (alkaline, lithium or NiMH)", names alkaline). A field one line gives for the asked case
-    is given ("Burn time" of the 450 g canister's record, beside the stove's with a 230 g one)."""
-    named = _named(selection.product or "")
+    is given ("Burn time" of the 450 g canister's record, beside the stove's with a 230 g one).
+    No word of a product's name is a case: the product's, nor ``written``, those of the
+    products the question writes (the "3L" of "the Torridon 3L Waterproof Jacket")."""
+    named = _named(selection.product or "") | written
 
     def case_of(text: str) -> str | None:
         return other_case(question, text, vocabulary.alternatives, named=named)
@@ -239,6 +249,14 @@ def _other_case(question: str, selection: Selection, vocabulary: Vocabulary) -> 
         if label & asked:  # the best line is of the asked case
             by_field.setdefault(label, []).append(None if line is best else case_of(line.text))
     return next((c[0] for c in by_field.values() if all(c)), None)
+
+
+def _names_written(question: str, catalog: Catalog | None) -> frozenset[str]:
+    """The stems of the names of the products ``question`` writes whole ("Does the Cairngorm
+    800 fit under the Torridon 3L Waterproof Jacket?": both), as `_named` cuts them."""
+    if catalog is None:
+        return frozenset()
+    return frozenset().union(*(_named(name) for _, name in catalog.written_in(question)))
 
 
 # A question that asks what something costs, and a line that says: an amount, or that it is free.
@@ -292,6 +310,30 @@ def _another_products_line(
     if names(f"{passage.title} {best.text}", asked.title) >= 0.5:
         return None
     return asked
+
+
+def _in_other_names(
+    question: str, selection: Selection, passages: Sequence[ScoredPassage], catalog: Catalog
+) -> frozenset[str]:
+    """The word stems ``selection``'s lines hold only inside another product's name, but for
+    its kind: "Fits under the Torridon 3L Waterproof Jacket" says nothing of whether the
+    Cairngorm 800 asked about is waterproof, though it says which jacket it fits under. A
+    product the question names (or the one it is about) keeps its words."""
+    named = {p.document_id for p in catalog.cuts_named(question)}
+    for product in (catalog.named(question), catalog.titled(selection.product or "")):
+        if product is not None:
+            named.add(product.document_id)
+    others: set[str] = set()
+    rest: list[str] = []
+    for line in selection.lines:
+        text = line.text
+        for product, name in catalog.written_in(text):
+            if product.document_id not in named:
+                others |= stems(name) - kind_stems(product.title)
+                text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
+        page = passages[line.number - 1].passage
+        rest.append(f"{page.title} {page.section} {text}")
+    return frozenset(others) - stems(" ".join(rest))
 
 
 def coverage(

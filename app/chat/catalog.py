@@ -143,6 +143,18 @@ class Catalog:
         )
         return " ".join(words[0] for words in shared)
 
+    def written_in(self, text: str) -> list[tuple[Product, str]]:
+        """The products whose title ``text`` writes whole, but for whom it is cut ("Fits under
+        the Torridon 3L Waterproof Jacket (FH-JKT-1042)": the men's and the women's), each
+        with the name as written there; any case."""
+        lowered = text.lower()
+        found = []
+        for title, product in self._by_title.items():
+            name = FOR_WHOM.sub("", title).lower()
+            if name in lowered:
+                found.append((product, name))
+        return found
+
     def sizes(self, product: Product) -> frozenset[str]:
         """The sizes ``product``'s record lists, upper case ("XL", "UK 11", "REGULAR"); empty
         when it lists none, or lists ranges ("M (UK 6–8.5)", "3–4 years") that a size asked

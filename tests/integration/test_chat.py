@@ -383,6 +383,21 @@ def test_a_kind_of_offer_the_pages_never_name_is_declined(
     assert student.declined is None and "10%" in student.answer, student.answer
 
 
+def test_a_word_only_another_products_name_holds_is_not_the_answer(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """ "is the Cairngorm 800 waterproof?" was answered, as if it said so, by the down jacket's
+    "Fits under the Torridon 3L Waterproof Jacket": it is shown as the closest line, hedged.
+    Whether it fits under that jacket is answered; it was declined, the "3L" of the jacket's
+    name read as another quantity than the "2L" of the Langdale's in the line."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "is the Cairngorm 800 waterproof?")
+    assert outcome.declined == "partial", outcome.answer
+    asked = "Does the Cairngorm 800 fit under the Torridon 3L Waterproof Jacket?"
+    fits, _ = ask(portal, stack.chat, new_session(), asked)
+    assert fits.declined is None, fits.answer
+    assert re.search(r"[Ff]its (?:under|over)[^”]*(?:Torridon|Cairngorm 800)", fits.answer)
+
+
 def test_a_field_no_cut_lists_is_declined_naming_what_the_cuts_share(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -632,3 +632,58 @@ def test_a_field_asked_that_only_lines_of_another_case_give_is_declined() -> Non
     stove = "Burn time: About 60 minutes on full power with a 230 g canister"
     burns = "What burn time does the 450 g gas canister give on the Emberlite stove?"
     assert judged(burns, canister, stove)[1] != "other_case"
+
+
+def test_words_a_line_holds_only_in_another_products_name_are_not_held() -> None:
+    """ "Is the Cairngorm 800 waterproof?" is not answered by "Fits under the Torridon 3L
+    Waterproof Jacket": the word is the other jacket's name; which jacket it fits under is."""
+    down = hit(
+        "Cairngorm 800 Down Jacket",
+        "Compatibility: Fits under the Torridon 3L Waterproof Jacket (FH-JKT-1042) in your "
+        "usual size.",
+        doc="products/catalog.jsonl#FH-INS-2010",
+    )
+    shell = hit(
+        "Torridon 3L Waterproof Jacket Men's",
+        "Waterproof rating: 20,000 mm hydrostatic head",
+        doc="products/catalog.jsonl#FH-JKT-1042",
+    )
+    shop = [down, shell]
+    catalog = Catalog(h.passage for h in shop)
+    vocabulary = Vocabulary([h.passage for h in shop])
+    product = catalog.titled("Cairngorm 800 Down Jacket")
+
+    def judged(asked: str, near: frozenset[str] = frozenset()) -> tuple[bool, bool]:
+        selection = select_evidence(asked, (), [down], [0.0] * len(units([down])))
+        found = judge(asked, selection, [down], vocabulary, catalog=catalog, product=product,
+                      near=near)  # fmt: skip
+        return found.answerable, found.partial
+
+    # held neither by its spelling nor in other words: the line's only "waterproof" is a name's
+    assert judged("Is the Cairngorm 800 waterproof?", frozenset({"waterproof"})) == (True, True)
+    assert judged("Which jacket does the Cairngorm 800 fit under?") == (True, False)
+    # a question that names the other product keeps its words
+    assert judged("Does the Cairngorm 800 fit under the Torridon 3L Waterproof Jacket?") == (
+        True,
+        False,
+    )
+
+
+def test_a_quantity_in_a_written_product_name_is_no_case() -> None:
+    """The "3L" of "the Torridon 3L Waterproof Jacket" is its name, not another quantity than
+    the "2L" of the Langdale's name in the line that answers."""
+    shell = hit(
+        "Torridon 3L Waterproof Jacket Men's",
+        "Compatibility: In your usual size it fits over the Cairngorm 800 Down Jacket "
+        "(FH-INS-2010). Replaces the discontinued Langdale 2L Waterproof Jacket (FH-JKT-1021).",
+        doc="products/catalog.jsonl#FH-JKT-1042",
+    )
+    down = hit("Cairngorm 800 Down Jacket", "Weight: 360 g", doc="products/catalog.jsonl#FH-I")
+    shop = [shell, down]
+    catalog = Catalog(h.passage for h in shop)
+    asked = "Does the Cairngorm 800 fit under the Torridon 3L Waterproof Jacket?"
+    # two products named: a comparison, about neither one
+    selection = select_evidence(asked, (), shop, [0.0] * len(units(shop)))
+    assert selection.product is None
+    found = judge(asked, selection, shop, Vocabulary([h.passage for h in shop]), catalog=catalog)
+    assert found.reason != "other_case"
