@@ -260,13 +260,37 @@ class Catalog:
         if given:
             product = self.find(given)
             if product is not None:
-                return Focus(product, named=False, page=True)
+                part = self.part_of(question, product)
+                return Focus(part, named=False) if part else Focus(product, named=False, page=True)
             logger.info("the page's product %r is not in the served catalog; ignored", given[:120])
         for document_id in (*earlier, *(before if _POINTS_BACK.search(question) else ())):
             product = self.document(document_id) if document_id else None
             if product is not None:
-                return Focus(self.other_model(question, product) or product, named=False)
+                other = self.other_model(question, product) or self.part_of(question, product)
+                return Focus(other or product, named=False)
         return None
+
+    def part_of(self, question: str, product: Product) -> Product | None:
+        """The one product of ``product``'s range that the question asks about by its kind
+        alone ("What does the footprint cost?" after the Stormhollow 2 Tent: the Stormhollow 2
+        Footprint; "the rain cover" of a Ridgeline pack: the Ridgeline Pack Rain Cover, which
+        names no model); None when the question points back at ``product`` ("which size cover
+        do I need for it?") or names its kind, or the shop sells no one such product."""
+        asked = stems(question)
+        if _POINTS_BACK.search(question) or kind_stems(product.title) & asked:
+            return None
+        own = tokens(FOR_WHOM.sub("", product.title))
+        model = name_words(" ".join(own[:-1]))  # its range and model: "stormhollow", "2"
+        found = []
+        for title, other in self._by_title.items():
+            words = tokens(title)
+            kind = kind_stems(title)
+            if other is product or not kind or not kind <= asked or not own or not words:
+                continue
+            numbered = any(any(c.isdigit() for c in w) for w in words)
+            if model <= set(words) or (words[0] == own[0] and not numbered):
+                found.append(other)
+        return found[0] if len(found) == 1 else None
 
     @staticmethod
     def _picked(question: str, listed: list[Product]) -> Product | None:

@@ -189,6 +189,20 @@ def test_another_model_asked_by_its_number_alone_is_answered_for_that_model(
     assert "1,550 g" not in follow_up.answer and "1,680 g" not in follow_up.answer
 
 
+def test_a_product_of_the_range_asked_by_its_kind_is_answered_for_that_product(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """ "What does the footprint cost?" after the Stormhollow 2 Tent's price: the footprint's
+    price (seen by hand: the tent's description and its £289 were shown)."""
+    session = new_session()
+    first, _ = ask(portal, stack.chat, session, "How much is the Stormhollow 2 tent?")
+    assert "289" in first.answer
+    follow_up, _ = ask(portal, stack.chat, session, "What does the footprint cost?")
+    assert follow_up.product == "products/catalog.jsonl#FH-TNT-7090"
+    assert "39" in follow_up.answer and "289" not in follow_up.answer, follow_up.answer
+    assert follow_up.declined is None
+
+
 def test_the_pages_product_answers_it_and_an_unknown_one_is_ignored(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -131,6 +131,38 @@ def test_a_short_follow_up_naming_another_model_by_its_number_is_about_that_mode
         assert focus is not None and focus.product.title == "Stormhollow 3 Tent", other
 
 
+def test_a_follow_up_asking_by_kind_for_a_product_of_the_range_is_about_that_product(
+    catalog: Catalog,
+) -> None:
+    """ "What does the footprint cost?" after the Stormhollow 2 Tent, or on its page: the
+    Stormhollow 2 Footprint; "the tent" after the footprint: the tent. A question that points
+    back ("do I need a footprint for it?") or names the product's own kind stays on it."""
+    for asked in ("What does the footprint cost?", "and the footprint?"):
+        focus = catalog.focus(asked, earlier=[TENT_DOC])
+        assert focus is not None and focus.product.document_id == FOOTPRINT_DOC, asked
+        assert not focus.named and not focus.page  # retrieval is told its name
+    on_page = catalog.focus("What does the footprint cost?", given=TENT_URL)
+    assert on_page is not None and on_page.product.document_id == FOOTPRINT_DOC
+    back = catalog.focus("how heavy is the tent?", earlier=[FOOTPRINT_DOC])
+    assert back is not None and back.product.document_id == TENT_DOC
+    for stays in ("do I need a footprint for it?", "does the tent come with a footprint?"):
+        focus = catalog.focus(stays, earlier=[TENT_DOC])
+        assert focus is not None and focus.product.document_id == TENT_DOC, stays
+    # another model's range: the Stormhollow 3 Tent has no footprint of its own
+    three = replace(TENT.passage, id="p-tent-3", document_id="d3", title="Stormhollow 3 Tent")
+    shop = Catalog([TENT.passage, three, FOOTPRINT.passage])
+    focus = shop.focus("What does the footprint cost?", earlier=["d3"])
+    assert focus is not None and focus.product.title == "Stormhollow 3 Tent"
+    # a product that names no model belongs to every model of its range
+    pack = hit("Ridgeline 45 Backpack", "Rain cover: Not included", doc="d-pack")
+    cover = hit("Ridgeline Pack Rain Cover", "Sizes: S, M, L", doc="d-cover")
+    packs = Catalog([pack.passage, cover.passage])
+    focus = packs.focus("how much is the rain cover?", earlier=["d-pack"])
+    assert focus is not None and focus.product.document_id == "d-cover"
+    focus = packs.focus("Which size cover do I need for it then?", earlier=["d-pack"])
+    assert focus is not None and focus.product.document_id == "d-pack"
+
+
 def test_a_products_kind_settles_which_of_two_same_named_products_is_meant() -> None:
     jacket = replace(TENT.passage, id="j", document_id="dj", title="Little Fell Kids' Jacket")
     boot = replace(TENT.passage, id="b", document_id="db", title="Little Fell Kids' Walking Boot")
