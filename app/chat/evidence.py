@@ -448,6 +448,7 @@ def _ranked(
     on_topic = _on_topic(topic, candidates)
     asked_of = product or min(alike, default=None)  # the product, or a cut named alike
     kind = kind_stems(asked_of) if asked_of is not None else frozenset()
+    which = bool(_WHICH.match(question)) and not _NEGATED.search(question)
     for unit, cosine in zip(candidates, similarity, strict=True):
         named = stems(f"{unit.passage.passage.title} {unit.passage.passage.section}")
         if unit.header.startswith("|"):
@@ -456,6 +457,8 @@ def _ranked(
             held = frozenset((asked - named) & stems(f"{unit.header} {unit.text}"))
         else:
             held = frozenset((asked - named) & stems(unit.text))
+        if which:  # "Which headlamp takes AAA batteries?": "Does NOT take AAA batteries" is
+            held -= _negated(unit.text)  # what does not, no answer to which does
         record = unit.passage.passage.kind == "product"
         if asked_of is not None and not record:  # a help page's line, asked of a product
             if names_another(unit.text, asked_of):  # "the Beacon 400 Rechargeable Battery Pack"
@@ -496,6 +499,22 @@ def _ranked(
         scored.remove(first)  # the shop's answer to the question asked, first
         scored.insert(0, (scored[0][0], *first[1:]))
     return scored
+
+
+# a question asking which one does something; what a line says is not done, up to three words
+_WHICH = re.compile(r"\W*which\b", re.IGNORECASE)
+_NEGATED = re.compile(
+    r"\b(?:not|never|no|cannot)\s+((?:[\w-]+\s+){0,2}[\w-]+)|n't\s+((?:[\w-]+\s+){0,2}[\w-]+)",
+    re.IGNORECASE,
+)
+
+
+def _negated(text: str) -> frozenset[str]:
+    """The word stems ``text`` says are not so: up to three words after a negation ("Does NOT
+    take AAA batteries": take, AAA, batteries)."""
+    return frozenset(
+        word for m in _NEGATED.finditer(text) for word in stems(m.group(1) or m.group(2))
+    )
 
 
 def _label_asked(

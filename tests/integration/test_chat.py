@@ -174,6 +174,16 @@ def test_it_is_the_product_the_last_answer_was_about(portal: BlockingPortal, sta
     assert portal.call(stack.chat.history, session)[-1].product == beacon
 
 
+def test_asked_which_one_does_a_line_saying_one_does_not_is_not_the_answer(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """ "Which headlamp takes AAA batteries?" was answered by the 700R's "Does NOT take AAA
+    batteries" (seen in the demo)."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "Which headlamp takes AAA batteries?")
+    assert "NOT take AAA" not in outcome.evidence[0].text, outcome.answer
+    assert "AAA batteries you can buy" in outcome.answer or "3 × AAA" in outcome.answer
+
+
 def test_another_model_asked_by_its_number_alone_is_answered_for_that_model(
     portal: BlockingPortal, stack: Any
 ) -> None:

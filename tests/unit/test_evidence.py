@@ -789,3 +789,15 @@ def test_a_line_the_page_says_twice_is_quoted_once() -> None:
         "1. Offer Refund: Find out how much the item cost",
         "- Enter the refund into the form",
     ]
+
+
+def test_asked_which_one_does_a_line_saying_what_does_not_is_no_answer() -> None:
+    """ "Which headlamp takes AAA batteries?" quoted the 700R's "Does NOT take AAA batteries",
+    which holds every word asked; the Beacon 400's own line answers."""
+    no = hit("Beacon 700R Rechargeable Headlamp", "Compatibility: Does NOT take AAA batteries.")
+    yes = hit("Beacon 400 Headlamp", "It runs on standard AAA batteries you can buy anywhere.")
+    assert choose("Which headlamp takes AAA batteries?", [no, yes])[0] == yes.passage.text
+    # asked which does not, it is the answer
+    assert choose("Which headlamp doesn't take AAA batteries?", [no, yes])[0] == (
+        no.passage.text
+    )
