@@ -798,6 +798,4 @@ def test_asked_which_one_does_a_line_saying_what_does_not_is_no_answer() -> None
     yes = hit("Beacon 400 Headlamp", "It runs on standard AAA batteries you can buy anywhere.")
     assert choose("Which headlamp takes AAA batteries?", [no, yes])[0] == yes.passage.text
     # asked which does not, it is the answer
-    assert choose("Which headlamp doesn't take AAA batteries?", [no, yes])[0] == (
-        no.passage.text
-    )
+    assert choose("Which headlamp doesn't take AAA batteries?", [no, yes])[0] == (no.passage.text)
