@@ -163,6 +163,14 @@ def judge(
     case = _other_case(question, selection, vocabulary, _names_written(question, catalog))
     if case:
         return Verdict(False, "other_case", missing=case)
+    # a rate or a time stated for another place than the one asked ("how long does delivery to
+    # Canada take?": "Standard delivery to Northern Ireland takes 3–5 working days")
+    best = selection.lines[0]
+    if _RATE.search(best.text):
+        section = passages[best.number - 1].passage.section
+        place = vocabulary.places.other_place(question, f"{section} {best.text}")
+        if place:
+            return Verdict(False, "other_case", missing=place)
     # a day of the year asked of lines that state other days ("the Collection Point on 24
     # December?": "We are closed on 25 December, 26 December and 1 January")
     days = named_days(question)
@@ -206,14 +214,6 @@ def judge(
         return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
     if loose:  # "do you ship to Iceland?": the pages' rest-of-the-world lines, as the closest
         return Verdict(True, partial=True, missing=loose[0])
-    # a rate or a time stated for another place than the one asked ("how long does delivery to
-    # Canada take?": "Standard delivery to Northern Ireland takes 3–5 working days")
-    best = selection.lines[0]
-    if _RATE.search(best.text):
-        section = passages[best.number - 1].passage.section
-        elsewhere = vocabulary.places.other_place(question, f"{section} {best.text}")
-        if elsewhere:
-            return Verdict(False, "other_case", missing=elsewhere)
     if selection.answers_as_given:  # an FAQ asked in other words, a table, a named section
         return Verdict(True)
     # what the lines hold only inside another product's name they do not hold, in any words
