@@ -163,14 +163,6 @@ def judge(
     case = _other_case(question, selection, vocabulary, _names_written(question, catalog))
     if case:
         return Verdict(False, "other_case", missing=case)
-    # a rate or a time stated for another place than the one asked ("how long does delivery to
-    # Canada take?": "Standard delivery to Northern Ireland takes 3–5 working days")
-    best = selection.lines[0]
-    if _RATE.search(best.text):
-        section = passages[best.number - 1].passage.section
-        place = vocabulary.places.other_place(question, f"{section} {best.text}")
-        if place:
-            return Verdict(False, "other_case", missing=place)
     # a day of the year asked of lines that state other days ("the Collection Point on 24
     # December?": "We are closed on 25 December, 26 December and 1 January")
     days = named_days(question)
@@ -265,10 +257,6 @@ def _names_written(question: str, catalog: Catalog | None) -> frozenset[str]:
     if catalog is None:
         return frozenset()
     return frozenset().union(*(_named(name) for _, name in catalog.written_in(question)))
-
-
-# a cost or a time: what a delivery rate states
-_RATE = re.compile(r"[£€$]\s?\d|\b\d+(?:\s?[–-]\s?\d+)?\s+(?:working\s+)?(?:days?|weeks?|hours?)\b")
 
 
 # A question that asks what something costs, and a line that says: an amount, or that it is free.

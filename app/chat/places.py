@@ -179,21 +179,6 @@ class Places:
                 found.append((match.group(1), region))
         return found
 
-    def other_place(self, question: str, line: str) -> str | None:
-        """The place ``question`` asks goods to go to (or come from) when ``line`` (with its
-        section) names places and neither it nor a region holding it is among them: "Standard
-        delivery to Northern Ireland takes 3–5 working days" is no answer for Canada."""
-        if not _WHERE_GOODS_GO.search(question):
-            return None
-        stated = set(self.mentioned(line))
-        asked = self.mentioned(question)
-        if not stated or not asked:
-            return None
-        for place in asked:
-            if {place, *GAZETTEER.get(place, ()), _COUNTRY_OF.get(place, place)} & stated:
-                return None
-        return asked[0]
-
     def mentioned(self, text: str) -> list[str]:
         """The gazetteer's places ``text`` names, as the gazetteer spells them ("canada":
         "Canada"), typed in any case but for those that are also words ("turkey")."""

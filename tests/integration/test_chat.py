@@ -452,17 +452,6 @@ def test_a_place_the_pages_cover_by_region_is_answered_from_that_region(
     assert "Our pages don't name Iceland" in iceland.answer and iceland.citations
 
 
-def test_a_rate_stated_for_another_place_is_not_given_as_the_asked_places(
-    portal: BlockingPortal, stack: Any
-) -> None:
-    """ "how long does delivery to canada take?" was answered, as if it were Canada's, with
-    "Standard delivery to Northern Ireland takes 3–5 working days" (seen by hand)."""
-    asked = "how long does delivery to canada take?"
-    outcome, _ = ask(portal, stack.chat, new_session(), asked)
-    assert outcome.declined is not None or "Northern Ireland" not in outcome.answer
-    assert outcome.declined != "other_case" or "(Canada)" in outcome.answer, outcome.answer
-
-
 def test_a_yes_or_no_the_shops_line_gives_plainly_is_said_first(
     portal: BlockingPortal, stack: Any
 ) -> None:

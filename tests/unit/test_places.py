@@ -131,18 +131,3 @@ def test_a_place_held_only_by_a_catch_all_region_is_not_said_to_be_covered() -> 
         "Our pages don't name Iceland; they say this of the rest of the world."
     )
     assert places.read("do u ship to gibraltar?") == "do u ship to the rest of the world?"
-
-
-def test_a_line_naming_other_places_is_no_answer_for_the_place_asked() -> None:
-    """ "how long does delivery to Canada take?" was answered with Northern Ireland's rates."""
-    places = Places([*SHIPPING, "Including Norway, Switzerland, the USA, Canada."])
-    northern = "Zone 3: Northern Ireland Standard delivery takes 3–5 working days."
-    assert places.other_place("how long does delivery to Canada take?", northern) == "Canada"
-    # the place itself, or a region holding it, named by the line or its section
-    world = "Zone 5: Rest of the world Express: 3–8 working days"
-    assert places.other_place("how long does delivery to Canada take?", world) is None
-    assert places.other_place("delivery to Northern Ireland?", northern) is None
-    # a line naming no place, or a question about no place or about no goods going there
-    assert places.other_place("delivery to Canada?", "Express: 2 working days") is None
-    assert places.other_place("how long does delivery take?", northern) is None
-    assert places.other_place("is there a store in Canada?", northern) is None
