@@ -312,13 +312,17 @@ def _another_products_line(
     return asked
 
 
+_NAMES = 0.5  # how fully a question names a product to name it (`products.named_titles`'s)
+
+
 def _in_other_names(
     question: str, selection: Selection, passages: Sequence[ScoredPassage], catalog: Catalog
 ) -> frozenset[str]:
     """The word stems ``selection``'s lines hold only inside another product's name, but for
     its kind: "Fits under the Torridon 3L Waterproof Jacket" says nothing of whether the
     Cairngorm 800 asked about is waterproof, though it says which jacket it fits under. A
-    product the question names (or the one it is about) keeps its words."""
+    product the question names (or the one it is about) keeps its words, named in part too
+    ("the squeeze filter" of the ClearFlow Squeeze Water Filter, "Ben Nevis boots")."""
     named = {p.document_id for p in catalog.cuts_named(question)}
     for product in (catalog.named(question), catalog.titled(selection.product or "")):
         if product is not None:
@@ -328,7 +332,7 @@ def _in_other_names(
     for line in selection.lines:
         text = line.text
         for product, name in catalog.written_in(text):
-            if product.document_id not in named:
+            if product.document_id not in named and names(question, product.title) < _NAMES:
                 others |= stems(name) - kind_stems(product.title)
                 text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
         page = passages[line.number - 1].passage

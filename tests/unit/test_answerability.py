@@ -662,8 +662,12 @@ def test_words_a_line_holds_only_in_another_products_name_are_not_held() -> None
     # held neither by its spelling nor in other words: the line's only "waterproof" is a name's
     assert judged("Is the Cairngorm 800 waterproof?", frozenset({"waterproof"})) == (True, True)
     assert judged("Which jacket does the Cairngorm 800 fit under?") == (True, False)
-    # a question that names the other product keeps its words
+    # a question that names the other product, whole or in part, keeps its words
     assert judged("Does the Cairngorm 800 fit under the Torridon 3L Waterproof Jacket?") == (
+        True,
+        False,
+    )
+    assert judged("Is the Cairngorm 800 right for under a Torridon 3L waterproof?") == (
         True,
         False,
     )
