@@ -663,16 +663,7 @@ def test_a_product_the_shop_does_not_sell_is_never_said(portal: BlockingPortal, 
     "Stormhollow 3 footprint" the catalogue does not have (seen in the shopper page's
     screenshot): it is dropped, with its reason for staff, and the shop's lines still answer."""
     invented = "The Stormhollow 3 footprint does not fit the Stormhollow 2 footprint [1]."
-    chat = ChatService(
-        store=stack.chat._store,
-        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
-        encoder=stack.encoder,
-        retriever=stack.chat._retriever,
-        engine=SayingEngine(invented),
-        prompt_format=stack.chat.prompt_format,
-        options=stack.chat._options,
-        line_vectors=stack.chat._lines,
-    )
+    chat = _service(stack, SayingEngine(invented))
     question = "Does the Stormhollow 2 Footprint fit the Stormhollow 3 Tent?"
     outcome, pieces = ask(portal, chat, new_session(), question)
     shown = "".join(pieces)
@@ -688,16 +679,7 @@ def test_a_model_sentence_cites_the_passage_that_holds_it(
     the demo: "The Stormhollow 2 tent is £289 [1]" under the line quoted as [5]): the
     shopper's marker points at the passage that holds the sentence."""
     said = "The Stormhollow 2 Tent is freestanding [2]."
-    chat = ChatService(
-        store=stack.chat._store,
-        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
-        encoder=stack.encoder,
-        retriever=stack.chat._retriever,
-        engine=SayingEngine(said),
-        prompt_format=stack.chat.prompt_format,
-        options=replace(stack.chat._options, answer_policy="generative"),
-        line_vectors=stack.chat._lines,
-    )
+    chat = _service(stack, SayingEngine(said), answer_policy="generative")
     outcome, pieces = ask(portal, chat, new_session(), "Is the Stormhollow 2 Tent freestanding?")
     texts = [h.passage.text.lower() for h in outcome.passages]
     assert "freestanding" not in texts[1]  # the model's [2]
@@ -714,16 +696,7 @@ def test_the_verified_model_is_given_the_shown_lines_passages(
     given only their passages (less to prefill), cited by the turn's own numbers; every
     retrieved passage that fits the prompt's budget when the setting says so."""
     engine = SayingEngine("The Stormhollow 2 Tent weighs 1,550 g [1].")
-    chat = ChatService(
-        store=stack.chat._store,
-        turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
-        encoder=stack.encoder,
-        retriever=stack.chat._retriever,
-        engine=engine,
-        prompt_format=stack.chat.prompt_format,
-        options=replace(stack.chat._options, answer_policy="verified", generation_passages=given),
-        line_vectors=stack.chat._lines,
-    )
+    chat = _service(stack, engine, answer_policy="verified", generation_passages=given)
     outcome, _ = ask(portal, chat, new_session(), "How much does the Stormhollow 2 Tent weigh?")
     assert outcome.evidence and len(outcome.passages) > 1
     (prompt,) = engine.prompts
@@ -836,15 +809,15 @@ def test_a_day_shoppers_name_is_the_date_the_pages_give(portal: BlockingPortal, 
     assert "(24 December)" in outcome.answer, outcome.answer
 
 
-def _service(stack: Any, **options: Any) -> ChatService:
-    """A service on the stack's parts with ``options`` changed, given no word vectors (the
-    hedge reads words by spelling)."""
+def _service(stack: Any, engine: Any = None, **options: Any) -> ChatService:
+    """A service on the stack's parts with ``options`` changed and ``engine`` (when given) for
+    the stack's, given no word vectors (the hedge reads words by spelling)."""
     return ChatService(
         store=stack.chat._store,
         turn_vectors=TurnVectorCache(stack.chat._store, capacity=100),
         encoder=stack.encoder,
         retriever=stack.chat._retriever,
-        engine=stack.engine,
+        engine=engine or stack.engine,
         prompt_format=stack.chat.prompt_format,
         options=replace(stack.chat._options, **options),
         line_vectors=stack.chat._lines,
