@@ -63,7 +63,7 @@ from app.chat.evidence import (
     units,
 )
 from app.chat.listing import asks_for_list
-from app.chat.products import GENERIC, PRODUCT_CODE, name_words, names
+from app.chat.products import GENERIC, NAMED, PRODUCT_CODE, name_words, names
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
 
@@ -312,9 +312,6 @@ def _another_products_line(
     return asked
 
 
-_NAMES = 0.5  # how fully a question names a product to name it (`products.named_titles`'s)
-
-
 def _in_other_names(
     question: str, selection: Selection, passages: Sequence[ScoredPassage], catalog: Catalog
 ) -> frozenset[str]:
@@ -323,16 +320,17 @@ def _in_other_names(
     Cairngorm 800 asked about is waterproof, though it says which jacket it fits under. A
     product the question names (or the one it is about) keeps its words, named in part too
     ("the squeeze filter" of the ClearFlow Squeeze Water Filter, "Ben Nevis boots")."""
-    named = {p.document_id for p in catalog.cuts_named(question)}
-    for product in (catalog.named(question), catalog.titled(selection.product or "")):
-        if product is not None:
-            named.add(product.document_id)
+    named = {  # by its code, or the one the turn is about; by name, in part too (below)
+        p.document_id
+        for p in (catalog.named(question), catalog.titled(selection.product or ""))
+        if p is not None
+    }
     others: set[str] = set()
     rest: list[str] = []
     for line in selection.lines:
         text = line.text
         for product, name in catalog.written_in(text):
-            if product.document_id not in named and names(question, product.title) < _NAMES:
+            if product.document_id not in named and names(question, product.title) < NAMED:
                 others |= stems(name) - kind_stems(product.title)
                 text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
         page = passages[line.number - 1].passage

@@ -70,13 +70,21 @@ class Catalog:
         # each product's first passage, with the stems of its title's kind and of its last word
         # (`of_kind`), worked out once
         self._kinds: list[tuple[Passage, frozenset[str], frozenset[str]]] = []
+        self._names: list[tuple[Product, str, list[str], frozenset[str]]] = []
         for passage in passages:
             if passage.kind != "product" or passage.document_id in self._documents:
                 continue
             sku = passage.document_id.rpartition("#")[2] if "#" in passage.document_id else ""
             product = Product(passage.document_id, passage.title, sku, passage.url)
             self._documents[product.document_id] = product
-            self._by_title.setdefault(product.title, product)
+            if product.title not in self._by_title:  # the first product of a title is its
+                # own; its name but for whom it is cut, its words and its kind (`written_in`,
+                # `part_of`)
+                self._by_title[product.title] = product
+                self._names.append(
+                    (product, FOR_WHOM.sub("", product.title).lower(), tokens(product.title),
+                     kind_stems(product.title))
+                )  # fmt: skip
             for key in (sku.lower(), _page(product.url), product.document_id.lower()):
                 if key:
                     self._keys.setdefault(key, product)
@@ -148,12 +156,7 @@ class Catalog:
         the Torridon 3L Waterproof Jacket (FH-JKT-1042)": the men's and the women's), each
         with the name as written there; any case."""
         lowered = text.lower()
-        found = []
-        for title, product in self._by_title.items():
-            name = FOR_WHOM.sub("", title).lower()
-            if name in lowered:
-                found.append((product, name))
-        return found
+        return [(product, name) for product, name, _, _ in self._names if name in lowered]
 
     def sizes(self, product: Product) -> frozenset[str]:
         """The sizes ``product``'s record lists, upper case ("XL", "UK 11", "REGULAR"); empty
@@ -280,12 +283,12 @@ class Catalog:
         if _POINTS_BACK.search(question) or kind_stems(product.title) & asked:
             return None
         own = tokens(FOR_WHOM.sub("", product.title))
+        if not own:
+            return None
         model = name_words(" ".join(own[:-1]))  # its range and model: "stormhollow", "2"
         found = []
-        for title, other in self._by_title.items():
-            words = tokens(title)
-            kind = kind_stems(title)
-            if other is product or not kind or not kind <= asked or not own or not words:
+        for other, _, words, kind in self._names:
+            if other is product or not kind or not kind <= asked or not words:
                 continue
             numbered = any(any(c.isdigit() for c in w) for w in words)
             if model <= set(words) or (words[0] == own[0] and not numbered):

@@ -67,7 +67,7 @@ def _sentences(text: str) -> list[str]:
 
 
 MIN_SUPPORT = 0.6  # share of a sentence's content words one passage must hold to be its source
-_FIGURE = re.compile(r"(?<![\w.])\d+(?:[,.]\d+)*")  # "1,550", "2.5": a figure as written
+FIGURE = re.compile(r"(?<![\w.])\d+(?:[,.]\d+)*")  # "1,550", "2.5": a figure as written
 
 
 def attribute(answer: str, passages: Sequence[ScoredPassage]) -> str:
@@ -119,4 +119,4 @@ def attribute(answer: str, passages: Sequence[ScoredPassage]) -> str:
 
 def _figures(text: str) -> set[str]:
     """The figures ``text`` states, without thousands separators ("1,550" is "1550")."""
-    return {figure.replace(",", "") for figure in _FIGURE.findall(text)}
+    return {figure.replace(",", "") for figure in FIGURE.findall(text)}

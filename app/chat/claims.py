@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.chat.citations import MARKER
+from app.chat.citations import FIGURE, MARKER
 from app.chat.evidence import FIELD_NAMES, stem, stems
 from app.chat.products import PRODUCT_CODE, named_titles
 from app.chat.quotes import fabricated_quotes
@@ -52,7 +52,6 @@ _DECLINES = re.compile(
 _YES_NO_QUESTION = re.compile(
     r"^\W*(?:is|are|can|could|do|does|did|will|would|has|have|should|may)\b", re.IGNORECASE
 )
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[,.]\d+)*")
 _NEGATION = re.compile(
     r"\b(?:no|not|never|none|nothing|cannot|can't|won't|don't|doesn't|isn't|aren't|wasn't|"
     r"weren't|shouldn't|couldn't|mustn't|without|unable|neither|nor)\b|n't\b",
@@ -270,7 +269,7 @@ def _about(
 def numbers(text: str) -> set[str]:
     """Numbers as written, thousands separators dropped: "1,550" and "1550" agree."""
     found = set()
-    for match in _NUMBER.finditer(text):
+    for match in FIGURE.finditer(text):
         value = match.group(0)
         found.add(re.sub(r",(?=\d{3}\b)", "", value).rstrip(".,"))
     return found

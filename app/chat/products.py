@@ -63,7 +63,11 @@ def names(text: str, title: str) -> float:
     return len(held) / len(wanted)
 
 
-def named_titles(text: str, titles: Iterable[str], *, threshold: float = 0.5) -> list[str]:
+# how fully a text must name a product (`names`) to name it
+NAMED = 0.5
+
+
+def named_titles(text: str, titles: Iterable[str], *, threshold: float = NAMED) -> list[str]:
     """The titles ``text`` names most fully (and with the most of their words: "Stormhollow 2
     Footprint" over "Stormhollow 2 Tent"), in the given order. Between titles named by the same
     words, the kind of product the text names decides ("the Little Fell kids jacket": the
