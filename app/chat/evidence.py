@@ -99,6 +99,7 @@ LABEL_WEIGHT = 0.25
 # and more for the field a question asks about and nothing else: it outweighs five passages' rank
 ONLY_FIELD_WEIGHT = 0.2
 SECOND_LINE_MARGIN = 0.4  # a second line must score within this of the first
+MAX_ITEMS = 7  # a list's items shown under its lead when the lead is chosen
 # An FAQ's answer opens with a whole sentence; a clause cut from a long one is only part of it
 _WHOLE_SENTENCE = (".", "!", "?", ".)", ".”", '."')
 RANGE_HELD = "#range"  # held by a table row whose range holds a number the question gives
@@ -268,6 +269,7 @@ def select_evidence(
             chosen, more = table, [f for f in found if id(f[1]) not in rows]
             more = [] if table_given else more  # the asked column's table is the whole answer
             page_asked = False
+    chosen = _with_items(chosen, candidates)
     answer_texts = {c[1].text for c in chosen}
     more = [m for m in dict((m[1].text, m) for m in more).values() if m[1].text not in answer_texts]
     words: set[str] = set()
@@ -283,6 +285,25 @@ def select_evidence(
         tuple(lines), product, frozenset(words), tuple(_evidence(more, every, lines)), topic,
         given,
     )  # fmt: skip
+
+
+def _with_items(chosen: Sequence[_Scored], candidates: Sequence[Unit]) -> list[_Scored]:
+    """The chosen units, each line that leads into a list followed by the list's items (up to
+    MAX_ITEMS, in their order, those not chosen already): "To operate the Make Password action,
+    you will first need:" says nothing without "- Pin Number, or answer to the Security
+    Question" under it, nor "There is no fee if:" without its cases."""
+    shown = {c[1].text for c in chosen}
+    found: list[_Scored] = []
+    for score, unit, held in chosen:
+        found.append((score, unit, held))
+        items = [
+            u for u in candidates
+            if u.header == unit.text and u.passage is unit.passage and u.text not in shown
+        ]  # fmt: skip
+        for item in items[:MAX_ITEMS]:
+            found.append((score, item, frozenset()))
+            shown.add(item.text)
+    return found
 
 
 def _opens(unit: Unit) -> bool:

@@ -809,6 +809,19 @@ def test_a_day_shoppers_name_is_the_date_the_pages_give(portal: BlockingPortal, 
     assert "(24 December)" in outcome.answer, outcome.answer
 
 
+def test_a_line_that_leads_into_a_list_is_shown_with_its_items(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """ "… There is no fee if:" was quoted with the one case closest to the question: the
+    shopper read that a return costs £3.95 unless they drop it off, and not that a faulty item,
+    a wrong item or an exchange is free too."""
+    message = "Is there a fee for returning something by post?"
+    outcome, _ = ask(portal, stack.chat, new_session(), message)
+    assert outcome.declined is None, outcome.answer
+    for case in ("the item is faulty or damaged", "we sent you the wrong item", "exchanging"):
+        assert case in outcome.answer, outcome.answer
+
+
 def _service(stack: Any, engine: Any = None, **options: Any) -> ChatService:
     """A service on the stack's parts with ``options`` changed and ``engine`` (when given) for
     the stack's, given no word vectors (the hedge reads words by spelling)."""

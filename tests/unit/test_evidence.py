@@ -799,3 +799,30 @@ def test_asked_which_one_does_a_line_saying_what_does_not_is_no_answer() -> None
     assert choose("Which headlamp takes AAA batteries?", [no, yes])[0] == yes.passage.text
     # asked which does not, it is the answer
     assert choose("Which headlamp doesn't take AAA batteries?", [no, yes])[0] == (no.passage.text)
+
+
+def test_a_chosen_line_that_leads_into_a_list_comes_with_its_items() -> None:
+    """ "There is no fee if:" says nothing without its cases, nor "you will first need:"
+    without what is needed: a chosen lead is followed by its items, in their order, each
+    quoted once (the one chosen on its own too is not repeated)."""
+    page = hit(
+        "Returns and Refunds",
+        "Return label fee: a fee of £3.95 is deducted from your refund. There is no fee if:\n"
+        "- the item is faulty or damaged;\n"
+        "- we sent you the wrong item;\n"
+        "- you drop the return off in person at our Leeds Collection Point.\n"
+        "Refunds reach your card within 5 working days of the return arriving.",
+        kind="policy",
+    )
+    found = list(units([page]))
+    similarity = [0.9 if "no fee if" in u.text else 0.2 for u in found]
+    selection = select_evidence("Is there a fee for returning by post?", (), [page], similarity)
+    shown = [e.text for e in selection.lines]
+    assert shown[:4] == [
+        "Return label fee: a fee of £3.95 is deducted from your refund. There is no fee if:",
+        "- the item is faulty or damaged;",
+        "- we sent you the wrong item;",
+        "- you drop the return off in person at our Leeds Collection Point.",
+    ]
+    assert len(shown) == len(set(shown))
+    assert "Refunds reach your card" not in " ".join(shown[:4])
