@@ -478,6 +478,7 @@ def _ranked(
             held = frozenset((asked - named) & stems(f"{unit.header} {unit.text}"))
         else:
             held = frozenset((asked - named) & stems(unit.text))
+        held |= asked & unit_names(unit.text)  # "how many litres": "Up to 1,500 L"
         if which:  # "Which headlamp takes AAA batteries?": "Does NOT take AAA batteries" is
             held -= _negated(unit.text)  # what does not, no answer to which does
         record = unit.passage.passage.kind == "product"

@@ -826,3 +826,16 @@ def test_a_chosen_line_that_leads_into_a_list_comes_with_its_items() -> None:
     ]
     assert len(shown) == len(set(shown))
     assert "Refunds reach your card" not in " ".join(shown[:4])
+
+
+def test_a_unit_the_question_names_is_held_by_a_line_stating_a_figure_in_it() -> None:
+    """ "how many litres will it do before I need a new one?" names litres, which the Lifespan
+    line states as "1,500 L": it is chosen over the line before it, which states no litres
+    (both are the product's, equally close here)."""
+    squeeze = hit(
+        "ClearFlow Squeeze Water Filter",
+        "Compatibility: does not fit the bottle; in-line use takes an adapter.\n"
+        "Lifespan: Up to 1,500 L with regular backflushing",
+    )
+    question = "how many litres will the clearflow squeeze filter do before i need a new one"
+    assert choose(question, [squeeze])[0] == "Lifespan: Up to 1,500 L with regular backflushing"
