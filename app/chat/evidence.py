@@ -196,6 +196,7 @@ def select_evidence(
     more_lines: int = 1,
     parts: Sequence[tuple[str, Sequence[float]]] = (),
     answering: str | None = None,
+    places: Sequence[str] = (),
 ) -> Selection:
     """The units of ``passages`` that best answer ``question``.
 
@@ -211,7 +212,10 @@ def select_evidence(
     ``answering`` is the id of the passage the pages' structure says answers the question: the
     FAQ it asks in other words (`app.chat.faq_questions`) or the section whose heading it names,
     whose opening comes first, or the table whose column it asks, which is the answer whole
-    (`app.chat.help_pages`).
+    (`app.chat.help_pages`). ``places`` are the places the question names that the pages name
+    ("Canada"): the lines of a passage naming one are about it, and are ranked up as a named
+    product's record is ("how long does delivery to canada take?" is the Rest of the world
+    section's, which lists Canada, not the Northern Ireland FAQ's "takes 3–5 working days").
     """
     candidates = units(passages)
     titles = [h.passage.title for h in passages if h.passage.kind == "product"]
@@ -231,7 +235,7 @@ def select_evidence(
             named = subject([text], passages) if product is not None else None
             ranked = _ranked(
                 text, asked_stems(text), candidates, cosines, passages, product, named,
-                given=answering,
+                given=answering, places=places,
             )  # fmt: skip
             shown = {c[1].text for c in chosen}
             found = _chosen([r for r in ranked if r[1].text not in shown], max_lines + more_lines)
@@ -248,7 +252,7 @@ def select_evidence(
         alike = alike if cuts(alike) else frozenset()
         ranked = _ranked(
             question, asked, candidates, similarity, passages, product, topic=topic, alike=alike,
-            given=answering,
+            given=answering, places=places,
         )  # fmt: skip
         found = _chosen(ranked, max_lines + more_lines)  # greedy: the answer's lines come first
         head = found[0][1].passage.passage if found else None
@@ -273,10 +277,13 @@ def select_evidence(
     answer_texts = {c[1].text for c in chosen}
     more = [m for m in dict((m[1].text, m) for m in more).values() if m[1].text not in answer_texts]
     words: set[str] = set()
+    place = _naming(places)
     for _, unit, _ in chosen:
         page = unit.passage.passage
         words |= stems(f"{page.title} {page.section} {unit.header} {unit.text}")
         words |= unit_names(unit.text)
+        if place is not None:  # the Rest of the world's row, in the section listing Canada
+            words |= {s for p in place.findall(f"{page.section} {page.text}") for s in stems(p)}
     every = [*chosen, *more]
     lines = _evidence(chosen, every, [])
     given = bool(chosen) and chosen[0][1].passage.passage.id == answering
@@ -447,6 +454,7 @@ def _ranked(
     topic: frozenset[str] = frozenset(),
     alike: frozenset[str] = frozenset(),
     given: str | None = None,
+    places: Sequence[str] = (),
 ) -> list[_Scored]:
     """The candidates that may answer, best first; another product's lines are left out when
     ``product`` is known, and the ``favoured`` product's record (by default ``product``'s) is
@@ -470,6 +478,11 @@ def _ranked(
     asked_of = product or min(alike, default=None)  # the product, or a cut named alike
     kind = kind_stems(asked_of) if asked_of is not None else frozenset()
     which = bool(_WHICH.match(question)) and not _NEGATED.search(question)
+    place = _naming(places)
+    about_place = {
+        h.passage.id for h in passages
+        if place is not None and place.search(f"{h.passage.section} {h.passage.text}")
+    }  # fmt: skip
     for unit, cosine in zip(candidates, similarity, strict=True):
         named = stems(f"{unit.passage.passage.title} {unit.passage.passage.section}")
         if unit.header.startswith("|"):
@@ -490,6 +503,8 @@ def _ranked(
         score = cosine + WORD_WEIGHT * len(held) - RANK_PENALTY * unit.number
         if RANGE_HELD in held:
             score += RANGE_WEIGHT  # the row the shopper's measurement falls in
+        if unit.passage.passage.id in about_place:
+            score += PRODUCT_WEIGHT  # about the place asked, as a named product's record is
         label = field_label(unit.text)
         opening = openings[id(unit.passage)] is unit and unit.text.endswith(_WHOLE_SENTENCE)
         if asks[unit.passage.passage.id] >= FAQ_MATCH and opening:
@@ -521,6 +536,14 @@ def _ranked(
         scored.remove(first)  # the shop's answer to the question asked, first
         scored.insert(0, (scored[0][0], *first[1:]))
     return scored
+
+
+def _naming(places: Sequence[str]) -> re.Pattern[str] | None:
+    """A pattern finding any of ``places`` written whole, in any case; None for none."""
+    if not places:
+        return None
+    names = "|".join(re.escape(p) for p in sorted(places, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{names})(?![\w-])", re.IGNORECASE)
 
 
 # a question asking which one does something; what a line says is not done, up to three words

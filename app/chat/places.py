@@ -184,6 +184,14 @@ class Places:
         "Canada"), typed in any case but for those that are also words ("turkey")."""
         return [_canonical(match.group(1)) for match in _PLACE.finditer(text)]
 
+    def destinations(self, text: str) -> list[str]:
+        """The places ``text`` names that the pages name too, when it asks about goods going
+        there or coming from there ("how long does delivery to canada take?": Canada; not the
+        UK of "a women's UK size 20")."""
+        if not _WHERE_GOODS_GO.search(text):
+            return []
+        return [place for place in self.mentioned(text) if place in self._named]
+
     def by_catch_all(self, text: str) -> list[str]:
         """The places in ``text`` read as a catch-all region ("Iceland" as "the rest of the
         world"): the pages do not say they are served."""

@@ -12,7 +12,7 @@ import functools
 import logging
 import time
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -319,7 +319,8 @@ class ChatService:
         # fits its budget (a record's Specs line may be past it)
         passages = outcome.passages
         mark = time.perf_counter()
-        selection = await self._select(question, vector, turns, passages, focus, answering)
+        places = facts.vocabulary.places.destinations(question)
+        selection = await self._select(question, vector, turns, passages, focus, answering, places)
         outcome.product = _product_of(selection, passages, facts.catalog, outcome.product)
         about = _asked_about(selection, focus, facts.catalog)
         verdict_of = functools.partial(
@@ -404,7 +405,10 @@ class ChatService:
         passages: list[ScoredPassage],
         focus: Focus | None,
         answering: str | None,
+        places: Sequence[str] = (),
     ) -> Selection:
+        """The lines that answer; ``places``: those the question names that the pages name too
+        ("Canada"), whose sections' lines are the ones about it."""
         self.warm_lines()
         texts = [unit.text for unit in units(passages)]
         lines = await self._lines.vectors(texts) if texts else None
@@ -428,6 +432,7 @@ class ChatService:
             about=about,
             parts=parts,
             answering=answering,
+            places=places,
         )
 
     async def _near_words(self, question: str, selection: Selection) -> frozenset[str]:

@@ -822,6 +822,18 @@ def test_a_line_that_leads_into_a_list_is_shown_with_its_items(
         assert case in outcome.answer, outcome.answer
 
 
+def test_a_place_asked_about_is_answered_by_the_section_that_names_it(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """ "how long does delivery to canada take?" had been answered with the Northern Ireland
+    FAQ's "takes 3–5 working days": Canada is listed under Zone 5, whose row says 3–8."""
+    message = "how long does delivery to canada take?"
+    outcome, _ = ask(portal, stack.chat, new_session(), message)
+    assert outcome.declined is None, outcome.answer
+    assert "3–8 working days" in outcome.answer, outcome.answer
+    assert "Northern Ireland" not in outcome.evidence[0].text, outcome.answer
+
+
 def _service(stack: Any, engine: Any = None, **options: Any) -> ChatService:
     """A service on the stack's parts with ``options`` changed and ``engine`` (when given) for
     the stack's, given no word vectors (the hedge reads words by spelling)."""

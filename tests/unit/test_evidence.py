@@ -839,3 +839,30 @@ def test_a_unit_the_question_names_is_held_by_a_line_stating_a_figure_in_it() ->
     )
     question = "how many litres will the clearflow squeeze filter do before i need a new one"
     assert choose(question, [squeeze])[0] == "Lifespan: Up to 1,500 L with regular backflushing"
+
+
+def test_the_lines_of_a_section_naming_the_place_asked_are_about_it() -> None:
+    """ "how long does delivery to canada take?": the Northern Ireland FAQ's "takes 3–5 working
+    days" holds more of the question's words than the Rest of the world section's row, but it is
+    the section that lists Canada that is about it; asked about nowhere, the FAQ comes first."""
+    ireland = hit(
+        "Do you deliver to Northern Ireland?",
+        "Answer: Standard delivery to Northern Ireland takes 3–5 working days.",
+        kind="faq",
+    )
+    world = hit(
+        "Delivery Information",
+        "Including Norway, the USA, Canada and Australia.\n"
+        "| Service | Delivery time |\n|---|---|\n| Express | 3–8 working days |",
+        kind="policy",
+    )
+    question = "how long does delivery to canada take?"
+    passages = [ireland, world]
+    similarity = [0.0] * len(units(passages))
+    lines = select_evidence(question, (), passages, similarity, places=("Canada",)).lines
+    assert lines[0].number == 2, lines
+    assert (
+        "canad"
+        in select_evidence(question, (), passages, similarity, places=("Canada",)).held_words
+    )  # the section's place, held for the verdict
+    assert choose(question, passages)[0].startswith("Standard delivery to Northern Ireland")

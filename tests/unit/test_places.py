@@ -131,3 +131,12 @@ def test_a_place_held_only_by_a_catch_all_region_is_not_said_to_be_covered() -> 
         "Our pages don't name Iceland; they say this of the rest of the world."
     )
     assert places.read("do u ship to gibraltar?") == "do u ship to the rest of the world?"
+
+
+def test_a_destination_is_a_place_the_pages_name_that_goods_go_to() -> None:
+    """ "how long does delivery to canada take?" asks about Canada, which the pages name; "a
+    women's UK size 20" names the UK and asks nothing about goods going there."""
+    places = Places(SHIPPING)
+    assert places.destinations("how long does delivery to canada take?") == ["Canada"]
+    assert places.destinations("What are the measurements for a women's UK size 20?") == []
+    assert places.destinations("Do you deliver to Singapore?") == []  # not named by the pages
