@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from app.chat.evidence import FOR_WHOM, field_label, kind_stems, stems, units
 from app.chat.listing import picked_place
-from app.chat.products import cuts, name_words, named_titles, tokens
+from app.chat.products import compared, cuts, name_words, named_titles, tokens
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import identifiers
@@ -191,6 +191,12 @@ class Catalog:
         ("Price (GBP)" for asked stems holding "price"), in the record's order."""
         record = self._labelled.get(product.document_id, ())
         return [passage_id for passage_id, labels in record if labels & asked]
+
+    def compared(self, text: str) -> list[Product]:
+        """The products ``text`` compares: two or more it names in full ("Which is lighter, the
+        Stormhollow 2 tent or the Stormhollow 3?"); [] when it names fewer."""
+        titles = compared(text, self._by_title)
+        return [self._by_title[t] for t in titles] if len(titles) > 1 else []
 
     def describing(self, product: Product) -> list[str]:
         """The id of ``product``'s passage with its description, if its record has one."""

@@ -98,18 +98,32 @@ def composed_pieces(
         head = f"{covered} {head}"
     if stated and not partial:
         head = f"{stated.capitalize()}. {head}"
-    return [head, *quoted(lines, passages)]
+    products = [p for p in pages if p != "our help pages"]
+    return [head, *quoted(lines, passages, named=len(products) > 1)]
 
 
-def quoted(lines: Sequence[Evidence], passages: Sequence[ScoredPassage]) -> list[str]:
+def quoted(
+    lines: Sequence[Evidence], passages: Sequence[ScoredPassage], *, named: bool = False
+) -> list[str]:
     """Each line as a block quote with its citation; a table's header row with the rows chosen
-    under it as that table, its cells as the page has them, cited below it."""
+    under it as that table, its cells as the page has them, cited below it. ``named``: the
+    lines are of more than one product, and each product's lines go under its name, in bold
+    and outside the quotation ("Which is lighter, the Stormhollow 2 or the 3?": each one's
+    "Minimum weight" under its own name)."""
     headers = _header_rows(passages, {line.number for line in lines})
     pieces: list[str] = []
     after_block = True  # the first piece opens a paragraph of its own
     start = 0
+    product = ""
     while start < len(lines):
         line = lines[start]
+        hit = passages[line.number - 1].passage
+        if named and hit.kind == "product" and hit.title != product:
+            product = hit.title
+            pieces.append(f"\n\n**{product}**")
+            after_block = False
+        elif named and hit.kind != "product":
+            product = ""
         if (line.number, line.text) in headers:
             width = len(table_cells(line.text))
             end = start + 1

@@ -21,10 +21,12 @@ from app.chat.defences.planted_instructions import is_request
 from app.chat.products import (
     GENERIC,
     PRODUCT_CODE,
+    compared,
     compares,
     cuts,
     name_words,
     named_titles,
+    names,
     subject,
     tokens,
 )
@@ -90,6 +92,21 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "holds": ("capacity", "volume"),
     "volume": "capacity",
     "wide": ("width", "dimensions"),
+}
+# a comparison asks the same field: "which is lighter?" its Weight, "brighter" its Output
+_FIELD_OF_WORD |= {
+    compared: _FIELD_OF_WORD[word]
+    for word, forms in {
+        "heavy": ("heavier", "heaviest"),
+        "light": ("lighter", "lightest"),
+        "cheap": ("cheaper", "cheapest"),
+        "warm": ("warmer", "warmest"),
+        "cold": ("colder", "coldest"),
+        "tall": ("taller", "tallest"),
+        "big": ("bigger", "biggest"),
+        "bright": ("brighter", "brightest"),
+    }.items()
+    for compared in forms
 }
 # Weights of the unit score, fitted on the tuning part of the labelled shop questions.
 WORD_WEIGHT = 0.05
@@ -221,6 +238,10 @@ def select_evidence(
     titles = [h.passage.title for h in passages if h.passage.kind == "product"]
     if compares(question, titles):
         product = None  # a comparison: every product's lines may answer
+        if asks_comparison(question):  # not "does the footprint fit the Stormhollow 3?"
+            each = _compared_lines(question, earlier, candidates, similarity, passages, titles)
+            if each is not None:
+                return each
     else:
         product = subject([question], passages) or about or subject(earlier, passages)
     chosen: list[_Scored] = []
@@ -311,6 +332,57 @@ def _with_items(chosen: Sequence[_Scored], candidates: Sequence[Unit]) -> list[_
             found.append((score, item, frozenset()))
             shown.add(item.text)
     return found
+
+
+# words that compare what two products have, not only name both
+_COMPARING = re.compile(
+    r"\b(?:vs\.?|versus|compar(?:e[sd]?|ing|isons?)|differ(?:s|ences?)?|more|less|fewer|"
+    r"better|worse|bigger|smaller|"
+    r"larger|heavier|lighter|cheaper|warmer|colder|taller|shorter|longer|brighter|lightest|"
+    r"heaviest|cheapest|warmest|brightest)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_comparison(question: str) -> bool:
+    """Whether ``question`` compares what products have ("which is lighter", "vs"), rather than
+    only naming two ("does the Stormhollow 2 Footprint fit the Stormhollow 3?")."""
+    return bool(_COMPARING.search(question))
+
+
+def _compared_lines(
+    question: str,
+    earlier: Sequence[str],
+    candidates: Sequence[Unit],
+    similarity: Sequence[float],
+    passages: Sequence[ScoredPassage],
+    titles: Sequence[str],
+) -> Selection | None:
+    """For a question comparing products ("Which is lighter, the Stormhollow 2 tent or the
+    Stormhollow 3?"), the best line of each one's record, chosen as if it alone were asked
+    about (its "Minimum weight", not a description that names the other); None when fewer
+    than two of them have a record line among the passages."""
+    named = compared(question, titles)
+    # what is asked of each: not the products' names ("Doors: 2" holds the 2 of "Stormhollow 2")
+    asked = _asked_in(question, earlier) - {w for t in named for w in stems(t)}
+    picked: list[_Scored] = []
+    for title in named:
+        ranked = _ranked(question, asked, candidates, similarity, passages, title)
+        others = [t for t in named if t != title]
+        own = [
+            r for r in ranked
+            if r[1].passage.passage.title == title
+            and not any(names(r[1].text, other) == 1.0 for other in others)
+        ]  # fmt: skip  # not "Succeeded by the Trailrunner 5 …, which has a 6 mm drop"
+        if own:  # its best line holding what is asked ("Minimum weight"), else its best
+            picked.append(next((r for r in own if r[2]), own[0]))
+    if len(picked) < 2:
+        return None
+    words: set[str] = set()
+    for _, unit, _ in picked:
+        page = unit.passage.passage
+        words |= stems(f"{page.title} {page.section} {unit.text}") | unit_names(unit.text)
+    return Selection(tuple(_evidence(picked, picked, [])), None, frozenset(words))
 
 
 def _opens(unit: Unit) -> bool:

@@ -99,10 +99,16 @@ def cuts(titles: Iterable[str]) -> bool:
 
 def compares(text: str, titles: Iterable[str]) -> bool:
     """``text`` fully names two or more of ``titles`` ("is the Stormhollow 2 Footprint cheaper
-    than the Stormhollow 2 Tent?"); a title inside a longer one it names is not another
-    ("the Beacon 400 Rechargeable Battery Pack" names no "Beacon 400 Headlamp" beside it)."""
-    full = [name_words(t) for t in dict.fromkeys(titles) if names(text, t) == 1.0]
-    return sum(1 for words in full if not any(words < other for other in full)) > 1
+    than the Stormhollow 2 Tent?")."""
+    return len(compared(text, titles)) > 1
+
+
+def compared(text: str, titles: Iterable[str]) -> list[str]:
+    """The ``titles`` that ``text`` fully names, in their order; a title inside a longer one it
+    names is not another ("the Beacon 400 Rechargeable Battery Pack" names no "Beacon 400
+    Headlamp" beside it)."""
+    full = {t: name_words(t) for t in dict.fromkeys(titles) if names(text, t) == 1.0}
+    return [t for t, words in full.items() if not any(words < other for other in full.values())]
 
 
 def subject(texts: Sequence[str], passages: Sequence[ScoredPassage]) -> str | None:

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from app.chat.catalog import Focus
-from app.chat.evidence import asked_stems, asks_what_it_is
+from app.chat.evidence import asked_stems, asks_comparison, asks_what_it_is, stems
 from app.chat.faq_questions import paraphrased_faq
 from app.chat.page_facts import PageFacts
 from app.retrieval.line_vectors import LineVectors
@@ -99,6 +99,13 @@ class TurnSearch:
             first = facts.catalog.describing(focus.product)  # "Tell me about the Stormhollow 2"
         elif focus is not None and not focus.named:  # "how much is it?": its Price line
             first = facts.catalog.holding(focus.product, asked)[:2]
+        elif focus is None and asks_comparison(question) and facts.catalog.compared(question):
+            # "Which is lighter, the Stormhollow 2 or the 3?": each one's field asked for
+            first = [
+                i
+                for product in facts.catalog.compared(question)
+                for i in facts.catalog.holding(product, asked - stems(product.title))[:1]
+            ]
         elif focus is None:  # "What is your warranty?": the Warranty page's introduction
             # "How much is delivery?": the Delivery page's first table with a Cost column
             answering = facts.pages.table_asked(question)

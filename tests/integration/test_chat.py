@@ -834,6 +834,20 @@ def test_a_place_asked_about_is_answered_by_the_section_that_names_it(
     assert "Northern Ireland" not in outcome.evidence[0].text, outcome.answer
 
 
+def test_a_comparison_is_answered_with_each_products_figure(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """ "Which is lighter, the Stormhollow 2 tent or the Stormhollow 3?" had shown the 3's
+    description, which names the 2: each tent's Minimum weight, under its name, answers."""
+    message = "Which is lighter, the Stormhollow 2 tent or the Stormhollow 3?"
+    outcome, _ = ask(portal, stack.chat, new_session(), message)
+    assert outcome.declined is None, outcome.answer
+    for figure in ("1,550 g", "2,050 g"):
+        assert figure in outcome.answer, outcome.answer
+    assert "**Stormhollow 3 Tent**" in outcome.answer, outcome.answer
+    assert not fabricated_quotes(outcome.answer, outcome.passages)
+
+
 def _service(stack: Any, engine: Any = None, **options: Any) -> ChatService:
     """A service on the stack's parts with ``options`` changed and ``engine`` (when given) for
     the stack's, given no word vectors (the hedge reads words by spelling)."""

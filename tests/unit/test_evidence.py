@@ -866,3 +866,27 @@ def test_the_lines_of_a_section_naming_the_place_asked_are_about_it() -> None:
         in select_evidence(question, (), passages, similarity, places=("Canada",)).held_words
     )  # the section's place, held for the verdict
     assert choose(question, passages)[0].startswith("Standard delivery to Northern Ireland")
+
+
+def test_a_comparison_shows_each_products_line_under_its_name() -> None:
+    """ "trailrunner 4 or 5 which has less drop": the 4's record says "Succeeded by the
+    Trailrunner 5 …, which has a 6 mm drop", the 5's drop in the 4's words; each shoe's own
+    Heel-to-toe drop line answers, each under its name, outside the quotation."""
+    four = hit(
+        "Trailrunner 4 Trail Shoe",
+        "Specs: Weight: 295 g per shoe; Heel-to-toe drop: 8 mm\n"
+        "Compatibility: Succeeded by the Trailrunner 5 Trail Shoe, which has a 6 mm drop.",
+    )
+    five = hit("Trailrunner 5 Trail Shoe", "Specs: Weight: 280 g per shoe; Heel-to-toe drop: 6 mm")
+    question = "trailrunner 4 or 5 which has less drop"
+    passages = [four, five]
+    similarity = [0.6 if "Succeeded" in u.text else 0.3 for u in units(passages)]
+    lines = select_evidence(question, (), passages, similarity).lines
+    assert [line.text for line in lines] == ["Heel-to-toe drop: 8 mm", "Heel-to-toe drop: 6 mm"]
+    answer = "".join(composed_pieces(lines, passages))
+    assert "**Trailrunner 4 Trail Shoe**\n> “Heel-to-toe drop: 8 mm” [1]" in answer
+    assert "**Trailrunner 5 Trail Shoe**\n> “Heel-to-toe drop: 6 mm” [2]" in answer
+    assert not fabricated_quotes(answer, passages)
+    # naming both without comparing ("does the footprint fit the 3?") is no comparison
+    fit = choose("Does the Stormhollow 2 Footprint fit the Stormhollow 3 Tent?", [FOOTPRINT, TENT])
+    assert fit[0].startswith("Compatibility: Fits the Stormhollow 2 Tent only")
