@@ -95,7 +95,7 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
 }
 # a comparison asks the same field: "which is lighter?" its Weight, "brighter" its Output
 _FIELD_OF_WORD |= {
-    compared: _FIELD_OF_WORD[word]
+    form: _FIELD_OF_WORD[word]
     for word, forms in {
         "heavy": ("heavier", "heaviest"),
         "light": ("lighter", "lightest"),
@@ -106,7 +106,7 @@ _FIELD_OF_WORD |= {
         "big": ("bigger", "biggest"),
         "bright": ("brighter", "brightest"),
     }.items()
-    for compared in forms
+    for form in forms
 }
 # Weights of the unit score, fitted on the tuning part of the labelled shop questions.
 WORD_WEIGHT = 0.05
@@ -301,8 +301,7 @@ def select_evidence(
     place = _naming(places)
     for _, unit, _ in chosen:
         page = unit.passage.passage
-        words |= stems(f"{page.title} {page.section} {unit.header} {unit.text}")
-        words |= unit_names(unit.text)
+        words |= _line_words(unit)
         if place is not None:  # the Rest of the world's row, in the section listing Canada
             words |= {s for p in place.findall(f"{page.section} {page.text}") for s in stems(p)}
     every = [*chosen, *more]
@@ -313,6 +312,13 @@ def select_evidence(
         tuple(lines), product, frozenset(words), tuple(_evidence(more, every, lines)), topic,
         given,
     )  # fmt: skip
+
+
+def _line_words(unit: Unit) -> frozenset[str]:
+    """What a shown line holds: the word stems of its page's title and section, its lead or
+    header and its text, and the names of its figures' units."""
+    page = unit.passage.passage
+    return stems(f"{page.title} {page.section} {unit.header} {unit.text}") | unit_names(unit.text)
 
 
 def _with_items(chosen: Sequence[_Scored], candidates: Sequence[Unit]) -> list[_Scored]:
@@ -336,10 +342,9 @@ def _with_items(chosen: Sequence[_Scored], candidates: Sequence[Unit]) -> list[_
 
 # words that compare what two products have, not only name both
 _COMPARING = re.compile(
-    r"\b(?:vs\.?|versus|compar(?:e[sd]?|ing|isons?)|differ(?:s|ences?)?|more|less|fewer|"
-    r"better|worse|bigger|smaller|"
-    r"larger|heavier|lighter|cheaper|warmer|colder|taller|shorter|longer|brighter|lightest|"
-    r"heaviest|cheapest|warmest|brightest)\b",
+    r"\b(?:vs\.?|versus|compar(?:e[sd]?|ing|isons?)|differ(?:s|ences?)?|more|less|fewer|better|"
+    r"worse|bigger|smaller|larger|heavier|lighter|cheaper|warmer|colder|taller|shorter|longer|"
+    r"brighter|lightest|heaviest|cheapest|warmest|brightest)\b",
     re.IGNORECASE,
 )
 
@@ -378,11 +383,8 @@ def _compared_lines(
             picked.append(next((r for r in own if r[2]), own[0]))
     if len(picked) < 2:
         return None
-    words: set[str] = set()
-    for _, unit, _ in picked:
-        page = unit.passage.passage
-        words |= stems(f"{page.title} {page.section} {unit.text}") | unit_names(unit.text)
-    return Selection(tuple(_evidence(picked, picked, [])), None, frozenset(words))
+    words = frozenset().union(*(_line_words(unit) for _, unit, _ in picked))
+    return Selection(tuple(_evidence(picked, picked, [])), None, words)
 
 
 def _opens(unit: Unit) -> bool:
@@ -614,8 +616,8 @@ def _naming(places: Sequence[str]) -> re.Pattern[str] | None:
     """A pattern finding any of ``places`` written whole, in any case; None for none."""
     if not places:
         return None
-    names = "|".join(re.escape(p) for p in sorted(places, key=len, reverse=True))
-    return re.compile(rf"(?<![\w-])(?:{names})(?![\w-])", re.IGNORECASE)
+    alternation = "|".join(re.escape(p) for p in sorted(places, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.IGNORECASE)
 
 
 # a question asking which one does something; what a line says is not done, up to three words
