@@ -145,6 +145,10 @@ _WHERE_GOODS_GO = re.compile(
 )
 
 
+# a follow-up that points back at what the last question asked about
+_POINTS_BACK = re.compile(r"\b(?:it|that|there|this)\b", re.IGNORECASE)
+
+
 class Places:
     """Which places of the gazetteer the shop's pages (``texts``) name, and the region they
     name for those they do not."""
@@ -191,6 +195,15 @@ class Places:
         if not _WHERE_GOODS_GO.search(text):
             return []
         return [place for place in self.mentioned(text) if place in self._named]
+
+    def asked_in(self, question: str, last: str) -> list[str]:
+        """The destinations of ``question``; for a follow-up that names none and points back
+        ("how much is it?" after "how long does delivery to canada take?"), those of the
+        conversation's ``last`` question."""
+        found = self.destinations(question)
+        if found or not _POINTS_BACK.search(question) or self.mentioned(question):
+            return found
+        return self.destinations(last)
 
     def by_catch_all(self, text: str) -> list[str]:
         """The places in ``text`` read as a catch-all region ("Iceland" as "the rest of the

@@ -319,7 +319,10 @@ class ChatService:
         # fits its budget (a record's Specs line may be past it)
         passages = outcome.passages
         mark = time.perf_counter()
-        places = facts.vocabulary.places.destinations(question)
+        last = turns[-1].question if turns else ""
+        places = facts.vocabulary.places.asked_in(
+            question, read_question(last, "", facts.vocabulary)
+        )
         selection = await self._select(question, vector, turns, passages, focus, answering, places)
         outcome.product = _product_of(selection, passages, facts.catalog, outcome.product)
         about = _asked_about(selection, focus, facts.catalog)

@@ -826,12 +826,17 @@ def test_a_place_asked_about_is_answered_by_the_section_that_names_it(
     portal: BlockingPortal, stack: Any
 ) -> None:
     """ "how long does delivery to canada take?" had been answered with the Northern Ireland
-    FAQ's "takes 3–5 working days": Canada is listed under Zone 5, whose row says 3–8."""
+    FAQ's "takes 3–5 working days": Canada is listed under Zone 5, whose row says 3–8; "how
+    much is it?" next is asked of Canada too."""
     message = "how long does delivery to canada take?"
-    outcome, _ = ask(portal, stack.chat, new_session(), message)
+    session = new_session()
+    outcome, _ = ask(portal, stack.chat, session, message)
     assert outcome.declined is None, outcome.answer
     assert "3–8 working days" in outcome.answer, outcome.answer
     assert "Northern Ireland" not in outcome.evidence[0].text, outcome.answer
+    # "it" is that delivery: Zone 5's price, not Zone 2's £8.95 as it had been
+    outcome, _ = ask(portal, stack.chat, session, "how much is it?")
+    assert "£24.95" in outcome.answer and "£8.95" not in outcome.answer, outcome.answer
 
 
 def test_a_comparison_is_answered_with_each_products_figure(

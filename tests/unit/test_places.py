@@ -140,3 +140,13 @@ def test_a_destination_is_a_place_the_pages_name_that_goods_go_to() -> None:
     assert places.destinations("how long does delivery to canada take?") == ["Canada"]
     assert places.destinations("What are the measurements for a women's UK size 20?") == []
     assert places.destinations("Do you deliver to Singapore?") == []  # not named by the pages
+
+
+def test_a_follow_up_pointing_back_asks_about_the_last_questions_place() -> None:
+    """ "how much is it?" after "how long does delivery to canada take?" is Canada's price; a
+    follow-up that names its own place, or points at nothing, keeps to its own words."""
+    places = Places(SHIPPING)
+    last = "how long does delivery to canada take?"
+    assert places.asked_in("how much is it?", last) == ["Canada"]
+    assert places.asked_in("how much is delivery to Norway then?", last) == ["Norway"]
+    assert places.asked_in("How long do I have to return a tent?", last) == []
