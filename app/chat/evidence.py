@@ -297,8 +297,14 @@ def select_evidence(
     chosen = _with_items(chosen, candidates)
     answer_texts = {c[1].text for c in chosen}
     more = [m for m in dict((m[1].text, m) for m in more).values() if m[1].text not in answer_texts]
-    words: set[str] = set()
     place = _naming(places)
+    if place is not None and chosen and _names_place(place, chosen[0][1]):
+        # the answer is the place's own section's: a help page's line after it is too, never
+        # another zone's ("Standard delivery to Northern Ireland takes 3–5 working days" under
+        # Canada's); a product's own line (its price) stays
+        chosen = [chosen[0], *(c for c in chosen[1:] if _of_place(place, c[1]))]
+        more = [m for m in more if _of_place(place, m[1])]
+    words: set[str] = set()
     for _, unit, _ in chosen:
         page = unit.passage.passage
         words |= _line_words(unit)
@@ -610,6 +616,17 @@ def _ranked(
         scored.remove(first)  # the shop's answer to the question asked, first
         scored.insert(0, (scored[0][0], *first[1:]))
     return scored
+
+
+def _names_place(place: re.Pattern[str], unit: Unit) -> bool:
+    """Whether ``unit``'s passage names a place ``place`` finds (in its section or text)."""
+    return bool(place.search(f"{unit.passage.passage.section} {unit.passage.passage.text}"))
+
+
+def _of_place(place: re.Pattern[str], unit: Unit) -> bool:
+    """Whether ``unit`` may stand beside a line about the place asked: a product's own, or a
+    line of a passage naming the place."""
+    return unit.passage.passage.kind == "product" or _names_place(place, unit)
 
 
 def _naming(places: Sequence[str]) -> re.Pattern[str] | None:

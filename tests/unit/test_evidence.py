@@ -859,8 +859,10 @@ def test_the_lines_of_a_section_naming_the_place_asked_are_about_it() -> None:
     question = "how long does delivery to canada take?"
     passages = [ireland, world]
     similarity = [0.0] * len(units(passages))
-    lines = select_evidence(question, (), passages, similarity, places=("Canada",)).lines
-    assert lines[0].number == 2, lines
+    selection = select_evidence(question, (), passages, similarity, places=("Canada",))
+    assert selection.lines[0].number == 2, selection.lines
+    # nor is the other zone's line shown beside it, for the model to restate
+    assert all(line.number == 2 for line in selection.shown), selection.shown
     assert (
         "canad"
         in select_evidence(question, (), passages, similarity, places=("Canada",)).held_words
