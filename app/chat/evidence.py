@@ -22,7 +22,6 @@ from app.chat.products import (
     GENERIC,
     PRODUCT_CODE,
     compared,
-    compares,
     cuts,
     name_words,
     named_titles,
@@ -236,10 +235,11 @@ def select_evidence(
     """
     candidates = units(passages)
     titles = [h.passage.title for h in passages if h.passage.kind == "product"]
-    if compares(question, titles):
+    named_all = compared(question, titles)
+    if len(named_all) > 1:
         product = None  # a comparison: every product's lines may answer
         if asks_comparison(question):  # not "does the footprint fit the Stormhollow 3?"
-            each = _compared_lines(question, earlier, candidates, similarity, passages, titles)
+            each = _compared_lines(question, earlier, candidates, similarity, passages, named_all)
             if each is not None:
                 return each
     else:
@@ -367,13 +367,13 @@ def _compared_lines(
     candidates: Sequence[Unit],
     similarity: Sequence[float],
     passages: Sequence[ScoredPassage],
-    titles: Sequence[str],
+    named: Sequence[str],
 ) -> Selection | None:
     """For a question comparing products ("Which is lighter, the Stormhollow 2 tent or the
     Stormhollow 3?"), the best line of each one's record, chosen as if it alone were asked
     about (its "Minimum weight", not a description that names the other); None when fewer
-    than two of them have a record line among the passages."""
-    named = compared(question, titles)
+    than two of them have a record line among the passages; ``named``: the products the
+    question names in full."""
     # what is asked of each: not the products' names ("Doors: 2" holds the 2 of "Stormhollow 2")
     asked = _asked_in(question, earlier) - {w for t in named for w in stems(t)}
     picked: list[_Scored] = []
