@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.chat.citations import FIGURE, MARKER
-from app.chat.evidence import FIELD_NAMES, stem, stems
+from app.chat.evidence import FIELD_NAMES, Evidence, stem, stems
 from app.chat.products import PRODUCT_CODE, named_titles
 from app.chat.quotes import fabricated_quotes
 from app.retrieval.published_index import ScoredPassage
@@ -61,6 +61,7 @@ _YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
 # a sentence that answers yes or no: "Yes, …", "No, …", "The answer is yes, …"
 _STATES_YES_NO = re.compile(r"^\W*(?:(?:the\s+)?answer\s+is:?\s+)?(yes|no)\b", re.IGNORECASE)
 _LINE = re.compile(r"[^\n]+")
+_DIGIT = re.compile(r"\d")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _NAME = re.compile(r"(?<=\S )(?:[A-Z][a-z]+|[A-Z]{2,})\b")
 _NEGATING_PREFIXES = ("un", "non-", "non")
@@ -122,17 +123,28 @@ def check_sentence(
     return _statement_check(body, about, evidence)
 
 
-def restates(sentence: str, lines: Sequence[str], *, question: str, product: str | None) -> bool:
+def restates(
+    sentence: str,
+    lines: Sequence[str],
+    *,
+    question: str,
+    product: str | None,
+    answer: str = "",
+) -> bool:
     """Whether ``sentence`` says what one of the shown ``lines`` says, and nothing more.
 
     The ``verified`` policy shows the model's words beside the shop's lines only when they
     restate them: every figure and code is in the lines (or the question), most of the
     sentence's words (the product's own name aside: a record's lines do not repeat it) are in
-    one line, every word of a case it opens with ("If …,") is in that line or the question, every
+    one line, its figures in the sentence of that line it restates most of (or the question),
+    every word of a case it opens with ("If …,") is in that line or the question, every
     word that narrows or widens it ("only", "always", "one", "more") is in that line too, and
     the sentence agrees with that line on negation and on words negated by a prefix. A yes or
     a no the model adds is a claim the lines must make too: the line it restates must answer
-    the same yes or no (the shop's FAQ answer "Yes, within 60 minutes").
+    the same yes or no (the shop's FAQ answer "Yes, within 60 minutes"). A sentence that says
+    little but a figure ("The answer is 14 days") restates ``answer``, the line shown as the
+    answer, when one is given: another shown line's figure is of another case ("you can cancel
+    an online order within 14 days of receiving it" beside "Yes, within 60 minutes").
     """
     body = MARKER.sub(" ", sentence)
     given = " ".join(lines) + " " + question
@@ -143,18 +155,38 @@ def restates(sentence: str, lines: Sequence[str], *, question: str, product: str
     words = _words(body) - stems(product or "") - _ABOUT_THE_ANSWER
     if not words or (_YES_NO.match(body) and len(words) < 3):
         return False  # nothing to hold a yes or a no against: "Yes, on sleeping mats."
+    if answer and len({w for w in words if not _DIGIT.search(w)}) < 2:
+        lines = [answer]  # a figure and little else: the answer's figure, or none
     best = max(lines, key=lambda line: len(words & _words(line)), default="")
     if len(words & _words(best)) < RESTATED * len(words):
         return False
+    # its figures are those of the line's sentence it restates most of: "The standard service
+    # takes 2 working days" is not restated by "Standard delivery … takes 3–5 working days; …
+    # Express delivery by DPD takes 2 working days"
+    restated = max(_SENTENCE_END.split(best), key=lambda piece: len(words & _words(piece)))
+    if not numbers(body) <= numbers(f"{restated} {question}"):
+        return False
+    if not _quantities(body) <= _quantities(f"{restated} {question}"):
+        return False  # the 2 of "Zone 2" is not "2 working days"
     condition = _CONDITION.match(body)
     if condition and not _words(condition.group(1)) <= _words(f"{best} {question}"):
         return False  # "If you have a refund, you can …": a case the line does not name
     if not _limits(body) <= _limits(best):
         return False  # "you can only use one gift card" beside "you can use up to 3 …"
+    if _range_cut(body, best):
+        return False  # "2 weeks" beside "2–3 weeks": one end of the line's range
     said = _STATES_YES_NO.match(body)
     if said and not _same_answer(said, _STATES_YES_NO.match(MARKER.sub(" ", best))):
         return False  # "The answer is yes" beside "Gold members have their fee waived"
     return _negated(body) == _negated(best) and not _opposed(body, best)
+
+
+def cited_lines(sentence: str, shown: Sequence[Evidence]) -> list[str]:
+    """The ``shown`` lines a model's sentence may restate: those of the passages it cites ("The
+    answer is 2 weeks [1]" restates a line of passage 1, not passage 3's "2–3 weeks"); every
+    shown line when it cites none."""
+    cited = {int(n) for n in MARKER.findall(sentence)}
+    return [e.text for e in shown if not cited or e.number in cited]
 
 
 # Words that narrow or widen what a sentence says (stop words elsewhere, so the share of
@@ -168,6 +200,46 @@ _LIMITS = re.compile(
 
 def _limits(text: str) -> frozenset[str]:
     return frozenset(m.lower() for m in _LIMITS.findall(text))
+
+
+# a figure with its unit: "2 working days", "1,550 g", "30 minutes"
+_QUANTITY = re.compile(
+    r"(\d+(?:[,.]\d+)*)\s?(?:(?:working|calendar|business|full)\s+)?"
+    r"(days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|nights?|mAh|mm|cm|km|kg|ml|"
+    r"litres?|°[CF]|lm|[LgmhW]|%)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _quantities(text: str) -> set[tuple[str, str]]:
+    """The figures of ``text`` with their units, as `numbers` writes a figure and a unit in
+    the singular: {("2", "day")} for "2 working days"."""
+    found = set()
+    for match in _QUANTITY.finditer(text):
+        unit = match.group(2).lower()
+        unit = unit if unit in ("s", "°c", "°f") else unit.rstrip("s")
+        found.add((numbers(match.group(1)).pop(), _SAME_UNIT.get(unit, unit)))
+    return found
+
+
+# units written in more than one way: "4 h" and "4 hours" agree
+_SAME_UNIT = {"h": "hour", "hr": "hour", "min": "minute", "l": "litre"}
+
+
+# a range of figures: "2–3 weeks", "43-53 cm", "£30 to £1,000"
+_RANGE = re.compile(r"(\d+(?:[,.]\d+)*)\s*(?:[–—-]|to)\s*[£$€]?(\d+(?:[,.]\d+)*)")
+
+
+def _range_cut(sentence: str, line: str) -> bool:
+    """Whether ``sentence`` states one end of a range ``line`` states without the other: "The
+    answer is 2 weeks" restating "need 2–3 weeks of short walks" says less than the line."""
+    said = numbers(sentence)
+    return any(
+        (low in said) != (high in said)
+        for match in _RANGE.finditer(line)
+        for low, high in [tuple(numbers(match.group(i)).pop() for i in (1, 2))]
+        if low != high
+    )
 
 
 def _same_answer(said: re.Match[str], shown: re.Match[str] | None) -> bool:

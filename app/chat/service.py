@@ -20,7 +20,13 @@ import numpy as np
 from app.chat.answerability import MIN_COVERAGE, judge
 from app.chat.catalog import Catalog, Focus, Product
 from app.chat.citations import cited, groundedness
-from app.chat.claims import NOT_RESTATED, UNSOLD_PRODUCT, check_sentence, restates
+from app.chat.claims import (
+    NOT_RESTATED,
+    UNSOLD_PRODUCT,
+    check_sentence,
+    cited_lines,
+    restates,
+)
 from app.chat.compose import (
     PARTIAL,
     WITH_CLOSEST_LINES,
@@ -514,7 +520,11 @@ class ChatService:
                     reason is None
                     and restating
                     and not restates(
-                        sentence, shown_lines, question=question, product=selection.product
+                        sentence,
+                        cited_lines(sentence, selection.shown),
+                        question=question,
+                        product=selection.product,
+                        answer=shown_lines[0],
                     )
                 ):
                     return NOT_RESTATED

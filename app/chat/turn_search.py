@@ -19,6 +19,7 @@ from app.chat.catalog import Focus
 from app.chat.evidence import asked_stems, asks_comparison, asks_what_it_is, stems
 from app.chat.faq_questions import paraphrased_faq
 from app.chat.page_facts import PageFacts
+from app.chat.reading import read_question
 from app.retrieval.line_vectors import LineVectors
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retrieval, Retriever
@@ -83,7 +84,10 @@ class TurnSearch:
         queries = [vector]
         if previous:
             queries.append(self._vectors.blend(vector, previous, self._weights))
-        texts = query_texts(question, [t.question for t in turns[since:]], turns=self._turns)
+        # the recent questions as their turns read them: "do you deliver to france?" searched
+        # with the region the pages name ("the EU"), which a follow-up goes on asking about
+        earlier = [read_question(t.question, "", facts.vocabulary) for t in turns[since:]]
+        texts = query_texts(question, earlier, turns=self._turns)
         about = f"{focus.product.title}: " if focus is not None else ""
         if focus is not None and not focus.named:  # "is it waterproof?": say what "it" is
             queries.append(await self._encoder.encode(about + question))

@@ -839,6 +839,37 @@ def test_a_place_asked_about_is_answered_by_the_section_that_names_it(
     assert "£24.95" in outcome.answer and "£8.95" not in outcome.answer, outcome.answer
 
 
+def test_a_follow_up_is_searched_with_the_region_its_place_was_read_as(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the demo: after "do you deliver to france? how much?" (read as the EU, which
+    the pages name), "how long will it take?" was searched with the shopper's "france", which
+    no page holds, and shown Northern Ireland's 3–5 working days and a boots line."""
+    session = new_session()
+    ask(portal, stack.chat, session, "do you deliver to france? how much?")
+    outcome, _ = ask(portal, stack.chat, session, "how long will it take?")
+    assert outcome.evidence, outcome.answer
+    assert "4–7 working days" in outcome.evidence[0].text, outcome.answer
+    assert not any("Northern Ireland" in e.text for e in outcome.evidence), outcome.answer
+
+
+def test_a_figure_the_model_says_alone_must_be_the_answers(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the verified lab: beside the shop's "Yes, within 60 minutes of placing it", the
+    model's "The answer is 14 days [2]" (the cooling-off period of the next line shown) was
+    shown as the answer; it is dropped, with its reason for staff."""
+    said = "The answer is 14 days [2]."
+    chat = _service(stack, SayingEngine(said), answer_policy="verified")
+    question = "How long do I have to change or cancel my order online?"
+    outcome, pieces = ask(portal, chat, new_session(), question)
+    assert outcome.declined is None, outcome.answer
+    assert "60 minutes" in outcome.evidence[0].text, outcome.answer
+    assert any("14 days" in e.text for e in outcome.evidence), outcome.answer
+    assert "The answer is 14 days" not in "".join(pieces)
+    assert (said, "not_in_shown_lines") in [(d.text.strip(), d.reason) for d in outcome.dropped]
+
+
 def test_a_comparison_is_answered_with_each_products_figure(
     portal: BlockingPortal, stack: Any
 ) -> None:

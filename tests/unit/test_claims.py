@@ -10,8 +10,10 @@ from app.chat.claims import (
     UNSUPPORTED_FIGURE,
     WRONG_POLARITY,
     check_sentence,
+    cited_lines,
     restates,
 )
+from app.chat.evidence import Evidence
 from tests.unit.passages import FAQ, FOOTPRINT, RETURNS, TENT
 
 PASSAGES = [TENT, FOOTPRINT, RETURNS, FAQ]
@@ -129,3 +131,58 @@ def test_a_word_that_narrows_the_line_must_be_the_lines_own() -> None:
     assert not restates(wrong, lines, question=asked, product=None)
     assert restates("You can use up to 3 gift cards on one order [2].", lines, question=asked,
                     product=None)  # fmt: skip
+
+
+def test_one_end_of_a_range_is_not_the_lines_range() -> None:
+    """Seen in the demo after "do you deliver to france?": "how long will it take?" was shown
+    a boots line, "need 2–3 weeks of short walks", and the model's "The answer is 2 weeks"
+    passed as restating it."""
+    boots = ["Stiff leather boots like the Ben Nevis need 2–3 weeks of short walks."]
+    asked = "how long will it take?"
+    assert not restates("The answer is 2 weeks [1].", boots, question=asked, product=None)
+    assert restates("Stiff leather boots need 2–3 weeks of short walks [1].", boots,
+                    question=asked, product=None)  # fmt: skip
+    klarna = ["Klarna Pay in 3 splits orders from £30 to £1,000 into three payments."]
+    assert restates("Klarna Pay in 3 splits orders from £30 to £1,000 into three payments.",
+                    klarna, question="klarna?", product=None)  # fmt: skip
+
+
+def test_a_sentence_restates_a_line_of_the_passage_it_cites() -> None:
+    shown = [
+        Evidence(1, "Standard delivery to Northern Ireland takes 3–5 working days."),
+        Evidence(3, "Stiff leather boots like the Ben Nevis need 2–3 weeks of short walks."),
+    ]
+    assert cited_lines("Boots need 2–3 weeks of short walks [1].", shown) == [shown[0].text]
+    assert cited_lines("Boots need 2–3 weeks [3].", shown) == [shown[1].text]
+    assert cited_lines("Boots need 2–3 weeks [2].", shown) == []  # no line of passage 2 shown
+    assert cited_lines("Boots need 2–3 weeks.", shown) == [e.text for e in shown]
+
+
+def test_a_figure_is_restated_from_the_sentence_it_belongs_to() -> None:
+    """Seen in the verified lab: "The standard service takes 2 working days" passed beside a
+    line whose Express sentence holds the 2."""
+    zone = ["Standard delivery to Zone 2 costs £8.95 and takes 3–5 working days; it's free on "
+            "orders of £100 or more. Express delivery by DPD takes 2 working days."]  # fmt: skip
+    asked = "And how long would it take with the standard service?"
+    wrong = "The standard service takes 2 working days [1]."
+    assert not restates(wrong, zone, question=asked, product=None)
+    right = "Standard delivery to Zone 2 takes 3–5 working days [1]."
+    assert restates(right, zone, question=asked, product=None)
+
+
+def test_a_figure_said_alone_is_the_answer_lines() -> None:
+    """Seen in the verified lab: "How long do I have to change or cancel my order online?"
+    was shown "Yes, within 60 minutes …" as the answer, then the model's "The answer is 14 days
+    [2]", the cooling-off period of the second line."""
+    shown = [
+        "Yes, within 60 minutes of placing it.",
+        "You can cancel an online order for any reason within 14 days of receiving it.",
+    ]
+    asked = "How long do I have to change or cancel my order online?"
+
+    def said(sentence: str) -> bool:
+        return restates(sentence, shown, question=asked, product=None, answer=shown[0])
+
+    assert not said("The answer is 14 days [2].")
+    assert said("The answer is 60 minutes [1].")
+    assert said("You can cancel an online order for any reason within 14 days of receiving it.")
