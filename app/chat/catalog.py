@@ -193,9 +193,10 @@ class Catalog:
         return [passage_id for passage_id, labels in record if labels & asked]
 
     def compared(self, text: str) -> list[Product]:
-        """The products ``text`` compares: two or more it names in full ("Which is lighter, the
-        Stormhollow 2 tent or the Stormhollow 3?"); [] when it names fewer."""
-        titles = compared(text, self._by_title)
+        """The products ``text`` (a question that compares) compares: two or more it names in
+        full ("Which is lighter, the Stormhollow 2 tent or the Stormhollow 3?") or by their
+        line's name ("the torridon and the skiddaw jackets"); [] when it names fewer."""
+        titles = compared(text, self._by_title, loosely=True)
         return [self._by_title[t] for t in titles] if len(titles) > 1 else []
 
     def describing(self, product: Product) -> list[str]:

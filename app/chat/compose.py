@@ -170,13 +170,14 @@ def _page(hit: ScoredPassage) -> str:
 
 
 def _pages_say(pages: list[str]) -> str:
-    """'our product pages for the Stormhollow 2 Footprint and the Stormhollow 3 Tent say', or
-    with the help pages: '... and our help pages say'."""
+    """'our product pages for the Stormhollow 2 Footprint and the Stormhollow 3 Tent say' (for
+    the A, the B and the C), or with the help pages: '... and our help pages say'."""
     products = [p for p in pages if p != "our help pages"]
-    named = " and ".join(products)
+    named = products[0] if len(products) == 1 else f"{', '.join(products[:-1])} and {products[-1]}"
     if len(products) == len(pages):
         return f"our product pages for {named} say"
-    return f"our product page for {named} and our help pages say"
+    page = "page" if len(products) == 1 else "pages"
+    return f"our product {page} for {named} and our help pages say"
 
 
 def lead_in(hit: ScoredPassage, *, closest: bool = False, under: str = "") -> str:

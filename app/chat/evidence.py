@@ -235,7 +235,7 @@ def select_evidence(
     """
     candidates = units(passages)
     titles = [h.passage.title for h in passages if h.passage.kind == "product"]
-    named_all = compared(question, titles)
+    named_all = compared(question, titles, loosely=asks_comparison(question))
     if len(named_all) > 1:
         product = None  # a comparison: every product's lines may answer
         if asks_comparison(question):  # not "does the footprint fit the Stormhollow 3?"

@@ -103,12 +103,55 @@ def compares(text: str, titles: Iterable[str]) -> bool:
     return len(compared(text, titles)) > 1
 
 
-def compared(text: str, titles: Iterable[str]) -> list[str]:
+def compared(text: str, titles: Iterable[str], *, loosely: bool = False) -> list[str]:
     """The ``titles`` that ``text`` fully names, in their order; a title inside a longer one it
     names is not another ("the Beacon 400 Rechargeable Battery Pack" names no "Beacon 400
-    Headlamp" beside it)."""
-    full = {t: name_words(t) for t in dict.fromkeys(titles) if names(text, t) == 1.0}
-    return [t for t, words in full.items() if not any(words < other for other in full.values())]
+    Headlamp" beside it). ``loosely`` (the text compares products: "what's the difference
+    between …"): and those it names by their line's name alone (`_by_line`)."""
+    titles = list(dict.fromkeys(titles))
+    full = {t: name_words(t) for t in titles if names(text, t) == 1.0}
+    found = [t for t, words in full.items() if not any(words < other for other in full.values())]
+    found = _of_kind_named(text, found)  # "the little fell jacket": not the boot of that name
+    if loosely:
+        more = set(_by_line(text, titles))
+        found += [t for t in titles if t in more and t not in found]
+    return found
+
+
+def _of_kind_named(text: str, titles: list[str]) -> list[str]:
+    """``titles`` without those named by the same words as another whose kind ``text`` names
+    when theirs it does not ("the Little Fell kids jacket": the jacket, not the walking boot)."""
+    kinds = _kinds(text)
+    return [
+        t
+        for t in titles
+        if kinds & set(tokens(t))
+        or not any(
+            name_words(o) == name_words(t) and kinds & set(tokens(o)) for o in titles if o != t
+        )
+    ]
+
+
+def _kinds(text: str) -> set[str]:
+    """The kinds of product ``text`` names, in the singular as titles name them ("jacket")."""
+    return {w.removesuffix("s") for w in tokens(text) if w in GENERIC} - {"the", "a", "an"}
+
+
+def _by_line(text: str, titles: Sequence[str]) -> list[str]:
+    """The titles ``text`` names by their product line's name, the title's first word, when it
+    gives no model number another title of the line has: "the skiddaw" (one product), "the
+    torridon jackets" (the kind named picks the men's and the women's cut, not the
+    overtrousers); none when the line's products are more than the cuts of one."""
+    said = set(tokens(text))
+    kinds = _kinds(text)
+    found: list[str] = []
+    for line in {tokens(t)[0] for t in titles if tokens(t)} & said:
+        owners = [t for t in titles if tokens(t)[0] == line and names(text, t) > 0]
+        if len(owners) > 1:  # the kind the text names picks among them
+            owners = [t for t in owners if kinds & set(tokens(t))] or owners
+        if len(owners) == 1 or cuts(owners):
+            found += owners
+    return found
 
 
 def subject(texts: Sequence[str], passages: Sequence[ScoredPassage]) -> str | None:

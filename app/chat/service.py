@@ -42,6 +42,7 @@ from app.chat.evidence import (
     Evidence,
     Selection,
     answers_faq,
+    asks_comparison,
     quotable_lines,
     select_evidence,
     units,
@@ -331,6 +332,7 @@ class ChatService:
         )
         selection = await self._select(question, vector, turns, passages, focus, answering, places)
         outcome.product = _product_of(selection, passages, facts.catalog, outcome.product)
+        outcome.listed = _compared(question, selection, passages)
         about = _asked_about(selection, focus, facts.catalog)
         verdict_of = functools.partial(
             judge,
@@ -673,3 +675,15 @@ def _other_named(line: str, question: str, product: str | None, catalog: Catalog
     if named is None or named.title == product or catalog.named(question) is named:
         return None
     return named.title
+
+
+def _compared(
+    question: str, selection: Selection, passages: list[ScoredPassage]
+) -> tuple[str, ...]:
+    """The products a comparison's answer shows (document ids), in its order, which "the second
+    one" next picks from; () for any other answer."""
+    if not asks_comparison(question):
+        return ()
+    shown = [passages[e.number - 1].passage for e in selection.shown]
+    records = tuple(dict.fromkeys(p.document_id for p in shown if p.kind == "product"))
+    return records if len(records) > 1 else ()

@@ -99,20 +99,19 @@ class TurnSearch:
         first: list[str] = []
         answering = None
         asked = asked_stems(question)
-        if focus is not None and asks_what_it_is(question, focus.product.title, asked):
+        both = facts.catalog.compared(question) if asks_comparison(question) else []
+        if both:
+            # "Which is lighter, the Stormhollow 2 or the 3?": each one's field asked for, else
+            # ("what's the difference between the torridon and the skiddaw?") its description
+            first = [
+                i for product in both
+                for i in (facts.catalog.holding(product, asked - stems(product.title))
+                          or facts.catalog.describing(product))[:1]
+            ]  # fmt: skip
+        elif focus is not None and asks_what_it_is(question, focus.product.title, asked):
             first = facts.catalog.describing(focus.product)  # "Tell me about the Stormhollow 2"
         elif focus is not None and not focus.named:  # "how much is it?": its Price line
             first = facts.catalog.holding(focus.product, asked)[:2]
-        elif (
-            focus is None
-            and asks_comparison(question)
-            and (both := facts.catalog.compared(question))
-        ):
-            # "Which is lighter, the Stormhollow 2 or the 3?": each one's field asked for
-            first = [
-                i for product in both
-                for i in facts.catalog.holding(product, asked - stems(product.title))[:1]
-            ]  # fmt: skip
         elif focus is None:  # "What is your warranty?": the Warranty page's introduction
             # "How much is delivery?": the Delivery page's first table with a Cost column
             answering = facts.pages.table_asked(question)

@@ -884,6 +884,26 @@ def test_a_comparison_is_answered_with_each_products_figure(
     assert not fabricated_quotes(outcome.answer, outcome.passages)
 
 
+def test_a_comparison_names_products_as_shoppers_do(portal: BlockingPortal, stack: Any) -> None:
+    """Seen in the demo: "what's the difference between the torridon and the skiddaw
+    jackets?" had shown the Torridon overtrousers and no Skiddaw line, each product named by its
+    line's name alone; "which is warmer, the fellsman or the nightjar 300?" only the Nightjar's
+    temperatures. After a comparison, "the second one" is the second product shown."""
+    message = "what's the difference between the torridon and the skiddaw jackets?"
+    outcome, _ = ask(portal, stack.chat, new_session(), message)
+    for name in ("**Skiddaw 2.5L Packable Waterproof Jacket**", "**Torridon 3L Waterproof"):
+        assert name in outcome.answer, outcome.answer
+    assert "Overtrousers" not in outcome.answer, outcome.answer
+    session = new_session()
+    message = "which is warmer, the fellsman or the nightjar 300?"
+    outcome, _ = ask(portal, stack.chat, session, message)
+    for line in ("Comfort temperature: 5°C", "Comfort temperature: 6°C"):
+        assert line in outcome.answer, outcome.answer
+    second = outcome.answer.index("Fellsman") > outcome.answer.index("Nightjar 300")
+    outcome, _ = ask(portal, stack.chat, session, "how much does the second one weigh?")
+    assert ("1,550 g" if second else "680 g") in outcome.answer, outcome.answer
+
+
 def _service(stack: Any, engine: Any = None, **options: Any) -> ChatService:
     """A service on the stack's parts with ``options`` changed and ``engine`` (when given) for
     the stack's, given no word vectors (the hedge reads words by spelling)."""
