@@ -27,6 +27,8 @@ GENERIC = frozenset(
 )
 # A model number: digits, or letters and digits together ("3L", "700R", "65+10").
 _NUMBERED = re.compile(r"\d")
+# the words of GENERIC that name a kind of product or whom it is cut for, not the joining ones
+_KIND_WORDS = GENERIC - {"the", "a", "an", "and", "with", "for", "of", "in"}
 
 
 def tokens(text: str) -> list[str]:
@@ -134,7 +136,7 @@ def _of_kind_named(text: str, titles: list[str]) -> list[str]:
 
 def _kinds(text: str) -> set[str]:
     """The kinds of product ``text`` names, in the singular as titles name them ("jacket")."""
-    return {w.removesuffix("s") for w in tokens(text) if w in GENERIC} - {"the", "a", "an"}
+    return {w.removesuffix("s") for w in tokens(text) if w in _KIND_WORDS}
 
 
 def _by_line(text: str, titles: Sequence[str]) -> list[str]:
