@@ -62,7 +62,7 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "available": ("size", "stock"),
     "stock": "stock",
     "left": "stock",
-    "warm": "temperature",
+    "warm": ("temperature", "r-value"),  # a sleeping bag's temperatures, a mat's R-value
     "cold": "temperature",
     "tall": "height",
     "big": ("size", "dimensions"),

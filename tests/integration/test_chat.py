@@ -888,7 +888,8 @@ def test_a_comparison_names_products_as_shoppers_do(portal: BlockingPortal, stac
     """Seen in the demo: "what's the difference between the torridon and the skiddaw
     jackets?" had shown the Torridon overtrousers and no Skiddaw line, each product named by its
     line's name alone; "which is warmer, the fellsman or the nightjar 300?" only the Nightjar's
-    temperatures. After a comparison, "the second one" is the second product shown."""
+    temperatures. After a comparison, "the second one" is the second product shown; "warmer"
+    asks a mat's R-value as it asks a sleeping bag's temperatures."""
     message = "what's the difference between the torridon and the skiddaw jackets?"
     outcome, _ = ask(portal, stack.chat, new_session(), message)
     for name in ("**Skiddaw 2.5L Packable Waterproof Jacket**", "**Torridon 3L Waterproof"):
@@ -902,6 +903,10 @@ def test_a_comparison_names_products_as_shoppers_do(portal: BlockingPortal, stac
     second = outcome.answer.index("Fellsman") > outcome.answer.index("Nightjar 300")
     outcome, _ = ask(portal, stack.chat, session, "how much does the second one weigh?")
     assert ("1,550 g" if second else "680 g") in outcome.answer, outcome.answer
+    # a mat's warmth is its R-value (the demo had shown the Foamlite's Materials line)
+    outcome, _ = ask(portal, stack.chat, new_session(), "airloft vs foamlite, which is warmer?")
+    for line in ("R-value: 4.2", "R-value: 2.0"):
+        assert line in outcome.answer, outcome.answer
 
 
 def _service(stack: Any, engine: Any = None, **options: Any) -> ChatService:
