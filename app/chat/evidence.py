@@ -235,10 +235,11 @@ def select_evidence(
     """
     candidates = units(passages)
     titles = [h.passage.title for h in passages if h.passage.kind == "product"]
-    named_all = compared(question, titles, loosely=asks_comparison(question))
+    comparing = asks_comparison(question)  # not "does the footprint fit the Stormhollow 3?"
+    named_all = compared(question, titles, loosely=comparing)
     if len(named_all) > 1:
         product = None  # a comparison: every product's lines may answer
-        if asks_comparison(question):  # not "does the footprint fit the Stormhollow 3?"
+        if comparing:
             each = _compared_lines(question, earlier, candidates, similarity, passages, named_all)
             if each is not None:
                 return each

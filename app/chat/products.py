@@ -99,12 +99,6 @@ def cuts(titles: Iterable[str]) -> bool:
     return len(named) > 1 and len(kept) == 1
 
 
-def compares(text: str, titles: Iterable[str]) -> bool:
-    """``text`` fully names two or more of ``titles`` ("is the Stormhollow 2 Footprint cheaper
-    than the Stormhollow 2 Tent?")."""
-    return len(compared(text, titles)) > 1
-
-
 def compared(text: str, titles: Iterable[str], *, loosely: bool = False) -> list[str]:
     """The ``titles`` that ``text`` fully names, in their order; a title inside a longer one it
     names is not another ("the Beacon 400 Rechargeable Battery Pack" names no "Beacon 400
@@ -146,9 +140,10 @@ def _by_line(text: str, titles: Sequence[str]) -> list[str]:
     overtrousers); none when the line's products are more than the cuts of one."""
     said = set(tokens(text))
     kinds = _kinds(text)
+    lines = {t: words[0] for t in titles if (words := tokens(t))}
     found: list[str] = []
-    for line in {tokens(t)[0] for t in titles if tokens(t)} & said:
-        owners = [t for t in titles if tokens(t)[0] == line and names(text, t) > 0]
+    for line in set(lines.values()) & said:
+        owners = [t for t, first in lines.items() if first == line and names(text, t) > 0]
         if len(owners) > 1:  # the kind the text names picks among them
             owners = [t for t in owners if kinds & set(tokens(t))] or owners
         if len(owners) == 1 or cuts(owners):

@@ -86,7 +86,7 @@ class TurnSearch:
             queries.append(self._vectors.blend(vector, previous, self._weights))
         # the recent questions as their turns read them: "do you deliver to france?" searched
         # with the region the pages name ("the EU"), which a follow-up goes on asking about
-        earlier = [read_question(t.question, "", facts.vocabulary) for t in turns[since:]]
+        earlier = [read_question(turns[i].question, "", facts.vocabulary) for i in recent]
         texts = query_texts(question, earlier, turns=self._turns)
         about = f"{focus.product.title}: " if focus is not None else ""
         if focus is not None and not focus.named:  # "is it waterproof?": say what "it" is
