@@ -53,6 +53,7 @@ from app.chat.messages import clean_message
 from app.chat.near_words import NEAR_WORD_SIMILARITY, near_question_words
 from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, ChatEvent, Delta, Done, TurnOutcome
 from app.chat.page_facts import PageFacts
+from app.chat.problems import SORRY, reported_problem
 from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
 from app.chat.reading import read_question
@@ -179,6 +180,11 @@ class ChatService:
             # read with what it leaves implicit (the transcript keeps the shopper's words)
             last_question = turns[-1].question if turns else ""
             asked = read_question(question, last_question, facts.vocabulary)
+            # "the zip on my jacket broke": what to do about a faulty item, not the jacket's zip;
+            # unless the shop's FAQ asks it in the shopper's own words ("… letting water in")
+            problem = reported_problem(question)
+            if problem is not None and not await self._search.asks_faq(question, facts):
+                asked, focus = problem, None
             vector, in_conversation, retrieval, answering = await self._search.find(
                 session_id, asked, turns, focus, facts, timings
             )
@@ -204,7 +210,14 @@ class ChatService:
                 shown: list[str] = []
                 try:
                     async for text in self._answer(
-                        outcome, turns, asked, in_conversation, focus, facts, answering
+                        outcome,
+                        turns,
+                        asked,
+                        in_conversation,
+                        focus,
+                        facts,
+                        answering,
+                        sorry=asked == problem,
                     ):
                         shown.append(text)
                         yield Delta(text)
@@ -237,6 +250,9 @@ class ChatService:
                     listed=outcome.listed,
                 ),
             )
+            if asked == problem:  # the next turns go on about the problem and what was said of
+                # it: "how much to replace it?" after "the main zip on my jacket has broken"
+                vector = await self._encoder.encode(f"{problem} {question}")
             await self._search.remember(session_id, index, vector)
             timings["persist"] = time.perf_counter() - mark
             timings["total"] = time.perf_counter() - started
@@ -316,10 +332,13 @@ class ChatService:
         focus: Focus | None,
         facts: PageFacts,
         answering: str | None,
+        *,
+        sorry: bool = False,
     ) -> AsyncIterator[str]:
         """Choose the shop's lines that answer; decline, compose or generate-and-check.
         ``answering``: the passage the pages' structure says answers, if any (the FAQ asked
-        in other words, the table whose column is asked, the section whose heading is named)."""
+        in other words, the table whose column is asked, the section whose heading is named);
+        ``sorry``: the shopper reported a problem, which the answer is sorry to hear."""
         earlier = [t for t in turns if (t.shown or t.answer) not in self._withheld]
         prompt = self._prompt(outcome, earlier, question)
         # the shop's lines are chosen and checked in the passages whole; the prompt holds what
@@ -367,6 +386,7 @@ class ChatService:
             return
         policy = self._options.answer_policy
         covered = facts.vocabulary.places.note(outcome.question)  # "Belfast under Northern …"
+        covered = f"{SORRY} {covered}".strip() if sorry else covered
         if verdict.partial and lines:  # the closest lines as such, and a person offered
             outcome.evidence, outcome.composed = tuple(lines), True
             outcome.declined, outcome.note = "partial", PARTIAL.strip()

@@ -139,6 +139,14 @@ class TurnSearch:
         timings["search"] = time.perf_counter() - mark
         return Found(vector, queries[1] if previous else vector, retrieval, answering)
 
+    async def asks_faq(self, message: str, facts: PageFacts) -> bool:
+        """Whether ``message`` asks one of the shop's FAQs in other words."""
+        vector = await self._encoder.encode(message)
+        found = await paraphrased_faq(
+            message, vector, facts.pages.faqs, self._lines, threshold=self._paraphrase
+        )
+        return found is not None
+
     async def remember(self, session_id: str, index: int, vector: np.ndarray) -> None:
         """Keep the turn's vector for the next turns' blend."""
         await self._vectors.put(session_id, index, vector)

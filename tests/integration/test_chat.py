@@ -922,3 +922,38 @@ def _service(stack: Any, engine: Any = None, **options: Any) -> ChatService:
         options=replace(stack.chat._options, **options),
         line_vectors=stack.chat._lines,
     )
+
+
+def test_a_reported_fault_is_answered_with_what_to_do_about_it(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the demo: "I got a faulty stove, the igniter doesn't spark" quoted the stove's
+    "Ignition: Piezo push-button", and "the zip on my jacket broke after 3 months" a fleece's
+    zip line; a shopper reporting a fault is told what to do about it, by the faulty-items FAQ."""
+    for message in (
+        "I got a faulty stove, the igniter doesn't spark",
+        "the zip on my jacket broke after 3 months",
+    ):
+        outcome, _ = ask(portal, stack.chat, new_session(), message)
+        assert outcome.declined is None, outcome.answer
+        assert outcome.answer.startswith("I'm sorry to hear that."), outcome.answer
+        assert "description of the fault" in outcome.evidence[0].text, outcome.answer
+        assert outcome.question == message  # the transcript keeps the shopper's words
+    # the next turn goes on about what was said of it: the zip's repair, not any repair's
+    session = new_session()
+    ask(portal, stack.chat, session, "the main zip on my waterproof jacket broke")
+    outcome, _ = ask(portal, stack.chat, session, "how much to replace it?")
+    assert any("Replace main jacket zip | £35" in e.text for e in outcome.evidence), outcome.answer
+
+
+def test_a_parcel_that_has_not_come_is_answered_from_the_delivery_problems(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the demo: "my order hasnt arrived and its been a week" quoted the FAQ on a
+    missing confirmation email ("If it still hasn't arrived after an hour …")."""
+    outcome, _ = ask(
+        portal, stack.chat, new_session(), "my order hasnt arrived and its been a week"
+    )
+    assert outcome.declined is None, outcome.answer
+    assert not any("Confirmation email" in e.text or "an hour" in e.text for e in outcome.evidence)
+    assert any("Not arrived at all" in e.text for e in outcome.evidence), outcome.answer

@@ -1,0 +1,126 @@
+"""A shopper reporting a problem with what they bought, read as the help question it asks.
+
+"I got a faulty stove, the igniter doesn't spark", "the zip on my jacket broke after 3 months",
+"my order hasnt arrived and its been a week": a report names the product and its symptom, and
+those words find the product's record (its "Ignition: Piezo push-button") or a care page (the
+boots' cleaning), while what the shopper needs is what to do about it: the shop's page on
+faulty items, on parcels that have not arrived, that arrived damaged, or that held the wrong
+thing. Such a message is read as that question in the general words of retail customer
+service ("What should I do if my item is faulty?"), which the shop's help pages answer whatever
+they call it; the transcript keeps the shopper's words.
+
+Only a report about the shopper's own purchase ("my", "I got", "I received") is read so, and
+not one that asks something else of it: what a repair costs ("how much 2 fix a broken main
+zip"), or how to fix or care for it themselves, which the pages answer as asked.
+"""
+
+from __future__ import annotations
+
+import re
+
+_N_T = r"(?:n[o'’]?t|nt)"  # "hasn't", "hasnt", "has not"
+# the shopper's own purchase
+_OWN = re.compile(
+    r"\b(?:my|mine|our|(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+)?"
+    r"(?:got|received|bought|ordered|purchased))\b"
+    r"|^\W*(?:just\s+)?(?:got|received|bought|ordered|purchased)\b",  # "bought boots 2 wks ago"
+    re.IGNORECASE,
+)
+# a thing that stopped doing what it should, or came apart
+_FAULT = re.compile(
+    r"\b(?:faulty|defective|broken|broke|(?:stopped|quit)\s+working|"
+    rf"(?:does{_N_T}|doesnt|won['’]?t|will\s+not|is{_N_T}|isnt|no\s+longer|never)\s+"
+    r"(?:work|working|spark|sparks|light|turn\s+on|switch\s+on|charge|inflate|"
+    r"hold\s+(?:air|a\s+charge|its\s+charge)|zip\s+up|close|stay\s+(?:up|inflated|closed|lit))|"
+    r"leak(?:s|ing|ed|y)|torn|ripped|snapped|cracked|(?:came|coming|fell|falling)\s+apart|"
+    r"peeling|delaminat\w*|unstitched|punctured)\b",
+    re.IGNORECASE,
+)
+# a delivery that has not come
+_NOT_ARRIVED = re.compile(
+    rf"\b(?:has{_N_T}|hasnt|have{_N_T}|havent|did{_N_T}|didnt|never|not|still\s+not|yet\s+to)"
+    r"\s+(?:yet\s+)?(?:arrived|arrive|come|came|turned\s+up|turn\s+up|shown\s+up|"
+    r"been\s+delivered|got\s+here|reached\s+me)\b|"
+    r"\b(?:order|parcel|package|delivery|items?|stuff|goods)\s+(?:is|was|are|were|seems)\s+"
+    r"(?:(?:very|really|so|still|now)\s+)?(?:late|delayed|overdue|missing|lost)\b|"
+    r"\bstill\s+waiting\s+(?:for|on)\s+(?:my|our|the)\s+(?:order|parcel|package|delivery)\b|"
+    r"\b(?:lost|missing|delayed|late|overdue)\s+(?:order|parcel|package|delivery)\b",
+    re.IGNORECASE,
+)
+# what does not come as goods: an email, a refund, a code ("I haven't received my refund")
+_NOT_GOODS = re.compile(
+    r"\b(?:e-?mails?|confirmation|refunds?|codes?|invoices?|receipts?|passwords?|"
+    r"gift\s+cards?|vouchers?|newsletters?|replies|reply|answer|call\s*back|money)\b",
+    re.IGNORECASE,
+)
+# damaged on its way
+_DAMAGED = re.compile(
+    r"\b(?:arrived|came|turned\s+up|was\s+delivered|got\s+here)\s+(?:\w+\s+){0,2}?"
+    r"(?:damaged|broken|smashed|crushed|dented|cracked|torn|ripped|soaked)\b|"
+    r"\bdamaged\s+(?:in\s+(?:transit|the\s+post|delivery)|parcel|package|box)\b|"
+    r"\b(?:box|parcel|package|packaging)\s+(?:was|is|came|arrived)\s+(?:\w+\s+)?"
+    r"(?:damaged|crushed|smashed|torn|ripped|soaked|open(?:ed)?)\b",
+    re.IGNORECASE,
+)
+# the wrong thing sent, or something missing from it (not "I ordered the wrong size")
+_WRONG = re.compile(
+    r"\b(?:you|u|they|ya|you've|you\s+have)\s+(?:sent|send|shipped|delivered|gave)\s+"
+    r"(?:me\s+|us\s+)?(?:the\s+|a\s+)?wrong\b|"
+    r"\b(?:received|got|delivered|came\s+with|arrived\s+with)\s+(?:the\s+|a\s+)?wrong\b|"
+    r"\bwrong\s+(?:item|size|colou?r|product|thing|one|model)\s+(?:was\s+|were\s+)?"
+    r"(?:sent|delivered|arrived|came)\b|\bnot\s+what\s+(?:i|we)\s+ordered\b|"
+    r"\bmissing\s+from\s+(?:my|our|the)\s+(?:order|parcel|package|delivery|box)\b",
+    re.IGNORECASE,
+)
+# asking something else of it: a price, a time ("hows long is the warrenty on packs"), or how
+# to see to it oneself
+_ELSE = re.compile(
+    r"\bhow['’]?s?\s+(?:much|long|many)\b|\b(?:cost|costs|price|prices|fee|fees|charge|charges)\b|"
+    r"\bhow\s+(?:do|can|should|would)\s+(?:i|we|you)\s+"
+    r"(?:fix|repair|mend|patch|clean|wash|dry|reproof|re-proof|care|store|look\s+after)\b",
+    re.IGNORECASE,
+)
+
+SORRY = "I'm sorry to hear that."
+# each problem as the shopper's statement of it, and as the help question it asks
+FAULTY = "My item is faulty."
+NOT_ARRIVED = "My delayed parcel has not arrived."
+DAMAGED = "My item arrived damaged."
+WRONG = "You sent me the wrong item."
+_WHAT_TO_DO = "What should I do?"
+# the message's pieces: its sentences and their clauses
+_PIECES = re.compile(r"[.!?;]+\s*|,+\s+")
+_ASKS = re.compile(
+    r"^\W*(?:can|could|do|does|did|will|would|is|are|should|shall|may|what|wat|wot|how|when|"
+    r"where|why|who|which)\b",
+    re.IGNORECASE,
+)
+
+
+def reported_problem(message: str) -> str | None:
+    """What a report of a problem with the shopper's purchase asks, in general words: the
+    problem stated, then what the message asks of it ("can i get my money back?"), else "What
+    should I do?"; None when ``message`` reports none, or asks something else of it."""
+    if _ELSE.search(message):
+        return None
+    problem = _problem(message)
+    if problem is None:
+        return None
+    asks = [
+        piece.strip()
+        for piece in _PIECES.split(message)
+        if _ASKS.search(piece) and _problem(piece) is None and not _FAULT.search(piece)
+    ]
+    return f"{problem} {' '.join(asks)}" if asks else f"{problem} {_WHAT_TO_DO}"
+
+
+def _problem(text: str) -> str | None:
+    if _WRONG.search(text):
+        return WRONG
+    if _DAMAGED.search(text):
+        return DAMAGED
+    if _NOT_ARRIVED.search(text) and not _NOT_GOODS.search(text):
+        return NOT_ARRIVED
+    if _FAULT.search(text) and _OWN.search(text):
+        return FAULTY
+    return None
