@@ -40,7 +40,7 @@ _FAULT = re.compile(
 _NOT_ARRIVED = re.compile(
     rf"\b(?:has{_N_T}|hasnt|have{_N_T}|havent|did{_N_T}|didnt|never|not|still\s+not|yet\s+to)"
     r"\s+(?:yet\s+)?(?:arrived|arrive|come|came|turned\s+up|turn\s+up|shown\s+up|"
-    r"been\s+delivered|got\s+here|reached\s+me)\b|"
+    r"been\s+delivered|got\s+here|reached\s+me|received|gotten|got)\b|"
     r"\b(?:order|parcel|package|delivery|items?|stuff|goods)\s+(?:is|was|are|were|seems)\s+"
     r"(?:(?:very|really|so|still|now)\s+)?(?:late|delayed|overdue|missing|lost)\b|"
     r"\bstill\s+waiting\s+(?:for|on)\s+(?:my|our|the)\s+(?:order|parcel|package|delivery)\b|"
@@ -97,21 +97,31 @@ _ASKS = re.compile(
 )
 
 
-def reported_problem(message: str) -> str | None:
+def reported_problem(message: str, last: str = "") -> str | None:
     """What a report of a problem with the shopper's purchase asks, in general words: the
     problem stated, then what the message asks of it ("can i get my money back?"), else "What
-    should I do?"; None when ``message`` reports none, or asks something else of it."""
+    should I do?"; a message that asks nothing after such a report (``last``: the
+    conversation's last message) adds to it ("it's 8 months old"). None when ``message``
+    reports none, or asks something else of it."""
     if _ELSE.search(message):
         return None
     problem = _problem(message)
     if problem is None:
-        return None
-    asks = [
+        earlier = None if _ELSE.search(last) else _problem(last)
+        if earlier is None or "?" in message or _asks(message):
+            return None
+        return f"{earlier} {message.strip()} {_WHAT_TO_DO}"
+    asks = _asks(message)
+    return f"{problem} {' '.join(asks)}" if asks else f"{problem} {_WHAT_TO_DO}"
+
+
+def _asks(message: str) -> list[str]:
+    """The pieces of ``message`` that ask something other than what a problem is."""
+    return [
         piece.strip()
         for piece in _PIECES.split(message)
         if _ASKS.search(piece) and _problem(piece) is None and not _FAULT.search(piece)
     ]
-    return f"{problem} {' '.join(asks)}" if asks else f"{problem} {_WHAT_TO_DO}"
 
 
 def _problem(text: str) -> str | None:

@@ -181,10 +181,13 @@ class ChatService:
             last_question = turns[-1].question if turns else ""
             asked = read_question(question, last_question, facts.vocabulary)
             # "the zip on my jacket broke": what to do about a faulty item, not the jacket's zip;
-            # unless the shop's FAQ asks it in the shopper's own words ("… letting water in")
-            problem = reported_problem(question)
-            if problem is not None and not await self._search.asks_faq(question, facts):
-                asked, focus = problem, None
+            # unless an FAQ on that problem asks it in the shopper's words ("My waterproof jacket
+            # is letting water in. Is it faulty?")
+            problem = reported_problem(question, last_question)
+            if problem is not None:
+                faq = await self._search.faq_asked(question, facts)
+                if faq is None or reported_problem(faq) is None:
+                    asked, focus = problem, None
             vector, in_conversation, retrieval, answering = await self._search.find(
                 session_id, asked, turns, focus, facts, timings
             )

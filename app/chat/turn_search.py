@@ -139,13 +139,13 @@ class TurnSearch:
         timings["search"] = time.perf_counter() - mark
         return Found(vector, queries[1] if previous else vector, retrieval, answering)
 
-    async def asks_faq(self, message: str, facts: PageFacts) -> bool:
-        """Whether ``message`` asks one of the shop's FAQs in other words."""
+    async def faq_asked(self, message: str, facts: PageFacts) -> str | None:
+        """The question of the shop's FAQ that ``message`` asks in other words, if any."""
         vector = await self._encoder.encode(message)
         found = await paraphrased_faq(
             message, vector, facts.pages.faqs, self._lines, threshold=self._paraphrase
         )
-        return found is not None
+        return next((faq.title for faq in facts.pages.faqs if faq.id == found), None)
 
     async def remember(self, session_id: str, index: int, vector: np.ndarray) -> None:
         """Keep the turn's vector for the next turns' blend."""

@@ -939,6 +939,11 @@ def test_a_reported_fault_is_answered_with_what_to_do_about_it(
         assert outcome.answer.startswith("I'm sorry to hear that."), outcome.answer
         assert "description of the fault" in outcome.evidence[0].text, outcome.answer
         assert outcome.question == message  # the transcript keeps the shopper's words
+    # what the shopper adds to the report is read with it
+    session = new_session()
+    ask(portal, stack.chat, session, "my stove is faulty, the igniter doesn't spark")
+    outcome, _ = ask(portal, stack.chat, session, "it's 8 months old")
+    assert any("From 30 days to 6 months" in e.text for e in outcome.evidence), outcome.answer
     # the next turn goes on about what was said of it: the zip's repair, not any repair's
     session = new_session()
     ask(portal, stack.chat, session, "the main zip on my waterproof jacket broke")

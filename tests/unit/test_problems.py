@@ -16,6 +16,7 @@ from app.chat.problems import DAMAGED, FAULTY, NOT_ARRIVED, WRONG, reported_prob
         ("my headtorch wont turn on anymore", FAULTY),
         ("my order hasnt arrived and its been a week", NOT_ARRIVED),
         ("still waiting for my parcel!!", NOT_ARRIVED),
+        ("I haven't received my order yet", NOT_ARRIVED),
         ("my delivery is really late", NOT_ARRIVED),
         ("the box arrived crushed and the stove is dented", DAMAGED),
         ("it came damaged in transit", DAMAGED),
@@ -54,3 +55,12 @@ def test_what_a_report_asks_of_it_is_kept() -> None:
 )
 def test_other_messages_are_read_as_they_are(message: str) -> None:
     assert reported_problem(message) is None
+
+
+def test_what_a_shopper_adds_to_a_report_is_read_with_it() -> None:
+    report = "my stove is faulty"
+    assert reported_problem("it's 8 months old", report) == (
+        f"{FAULTY} it's 8 months old What should I do?"
+    )
+    assert reported_problem("is it waterproof?", report) is None  # a question of its own
+    assert reported_problem("it's 8 months old", "is my stove waterproof?") is None
