@@ -47,10 +47,13 @@ _NOT_ARRIVED = re.compile(
     r"\b(?:lost|missing|delayed|late|overdue)\s+(?:order|parcel|package|delivery)\b",
     re.IGNORECASE,
 )
-# what does not come as goods: an email, a refund, a code ("I haven't received my refund")
+# what is not goods that come or break: an email, a refund, a code, an account, the website ("I
+# haven't received my refund", "my discount code isn't working")
 _NOT_GOODS = re.compile(
     r"\b(?:e-?mails?|confirmation|refunds?|codes?|invoices?|receipts?|passwords?|"
-    r"gift\s+cards?|vouchers?|newsletters?|replies|reply|answer|call\s*back|money)\b",
+    r"(?:gift\s+)?cards?|vouchers?|coupons?|discounts?|promo(?:tion)?s?|newsletters?|replies|"
+    r"reply|answer|call\s*back|money|payments?|accounts?|log\s*-?ins?|sign\s*-?in|"
+    r"web\s*-?site|site|app|links?|checkout|basket|page|chat)\b",
     re.IGNORECASE,
 )
 # damaged on its way
@@ -129,8 +132,9 @@ def _problem(text: str) -> str | None:
         return WRONG
     if _DAMAGED.search(text):
         return DAMAGED
-    if _NOT_ARRIVED.search(text) and not _NOT_GOODS.search(text):
+    pieces = [p for p in _PIECES.split(text) if not _NOT_GOODS.search(p)]  # of goods only
+    if any(_NOT_ARRIVED.search(p) for p in pieces):
         return NOT_ARRIVED
-    if _FAULT.search(text) and _OWN.search(text):
+    if any(_FAULT.search(p) for p in pieces) and _OWN.search(text):
         return FAULTY
     return None
