@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from app.chat.outcome import ChatEvent, Done
+from app.chat.person import asks_for_person
 from app.chat.service import ChatService
 from app.chat.turn import FinishedTurn
 from app.errors import ShopdeskError
@@ -16,6 +17,8 @@ from app.observability.metrics import ChatMetrics
 from app.sessions.base import Turn
 
 logger = logging.getLogger(__name__)
+
+ASKED_IN_CHAT = "asked in chat"  # the reason recorded for a hand-off the shopper typed
 
 
 class TranscriptWriter(Protocol):
@@ -73,7 +76,13 @@ class ConversationService:
         ``product``: the product of the page the shopper asks from (SKU or URL), if any."""
         self._metrics.in_flight.inc()
         try:
-            async for event in self._chat.turn(session_id, message, product=product):
+            if asks_for_person(message):  # "I want to speak to a human": as the page's button
+                question = self._chat.clean(message)
+                told = await self.hand_to_human(session_id, ASKED_IN_CHAT)
+                events = self._chat.say(session_id, question, told)
+            else:
+                events = self._chat.turn(session_id, message, product=product)
+            async for event in events:
                 if isinstance(event, Done):
                     turn = event.outcome.finished(model=self._model)
                     started = time.perf_counter()

@@ -158,7 +158,7 @@ class ChatService:
         """Answer one message, streaming; raises InvalidMessageError before doing anything.
         ``product`` is the product of the page the shopper asks from (its SKU or page URL); the
         page the session was opened on when the message gives none."""
-        question = clean_message(message, max_chars=self._options.max_message_chars)
+        question = self.clean(message)
         screening = screen_message(question) if self._options.screen_messages else None
         if screening is not None:
             async for event in self._decline(session_id, question, screening):
@@ -291,9 +291,22 @@ class ChatService:
         self, session_id: str, question: str, screening: Screening
     ) -> AsyncIterator[ChatEvent]:
         """A fixed answer to an attack: nothing retrieved or generated, so nothing to leak."""
-        started = time.perf_counter()
         answer = screening.decline(shop=self._options.shop_name)
         logger.info("declined a message: %s (%s)", screening.reason, ", ".join(screening.features))
+        async for event in self.say(session_id, question, answer, blocked=screening.reason):
+            yield event
+
+    def clean(self, message: str) -> str:
+        """``message`` as a turn takes it; raises InvalidMessageError when it cannot be one."""
+        return clean_message(message, max_chars=self._options.max_message_chars)
+
+    async def say(
+        self, session_id: str, question: str, answer: str, *, blocked: str | None = None
+    ) -> AsyncIterator[ChatEvent]:
+        """A fixed ``answer`` to ``question`` (a hand-off's, an attack's decline), stored as the
+        conversation's turn; nothing retrieved or generated. ``blocked``: the defence that
+        declined the message, if one did."""
+        started = time.perf_counter()
         async with self._store.exclusive(session_id):
             turns = await self._store.turns(session_id)
             outcome = TurnOutcome(
@@ -307,7 +320,7 @@ class ChatService:
                 index_version="",
                 engine=self._engine.description,
                 turn_index=len(turns),
-                blocked=screening.reason,
+                blocked=blocked,
             )
             outcome.note = answer
             yield Delta(answer)

@@ -127,6 +127,36 @@ def test_asking_for_a_person_says_what_happens_next(live_server: LiveServer) -> 
     assert "support team" in response.json()["message"]
 
 
+def test_a_shopper_typing_that_they_want_a_person_is_handed_to_one(
+    live_server: LiveServer,
+) -> None:
+    """ "I want to speak to a human" had been searched for in the pages and declined ("I couldn't
+    find anything about that"): it is the page's hand-off, recorded as one, the shopper's
+    message and the answer kept as the conversation's turn."""
+    from app.transcripts import reads
+    from app.transcripts.db import make_engine, session_factory
+    from app.transcripts.reads import TranscriptFilter
+
+    session = start(live_server)
+    chat(live_server, session, "How long is the warranty on backpacks?")
+    events = chat(live_server, session, "I want to speak to a human")
+    said = "".join(data["text"] for kind, data in events if kind == "delta")
+    assert "support team" in said and "couldn't find" not in said
+    engine = make_engine(f"sqlite:///{live_server.data_dir / 'transcripts.sqlite3'}")
+    try:
+        with session_factory(engine)() as db:
+            found, _ = reads.list_conversations(
+                session=db, filters=TranscriptFilter(text="speak to a human", escalated=True)
+            )
+            assert len(found) == 1
+            detail = reads.get_conversation(session=db, conversation_id=found[0].id)
+            assert detail is not None
+            assert [m.question for m in detail.messages][-1] == "I want to speak to a human"
+            assert [e.reason for e in detail.escalations] == ["asked in chat"]
+    finally:
+        engine.dispose()
+
+
 def test_bad_messages_get_a_clear_4xx(live_server: LiveServer) -> None:
     session = start(live_server)
     url = f"{live_server.url}/api/sessions/{session}/messages"
