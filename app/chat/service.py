@@ -68,7 +68,7 @@ from app.retrieval.line_vectors import LineVectors
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retriever
-from app.retrieval.rewrite import asked_questions
+from app.retrieval.rewrite import asked_questions, resolve_plural
 from app.sessions.base import SessionStore, ShownSource, Turn
 from app.sessions.turn_vectors import TurnVectorCache
 
@@ -180,6 +180,9 @@ class ChatService:
             # read with what it leaves implicit (the transcript keeps the shopper's words)
             last_question = turns[-1].question if turns else ""
             asked = read_question(question, last_question, facts.vocabulary)
+            if focus is None:  # "can I use two of them?" after gift cards (a product's "them"
+                # is the product the conversation is on)
+                asked = resolve_plural(asked, last_question, facts.vocabulary.holds_phrase)
             # "the zip on my jacket broke": what to do about a faulty item, not the jacket's zip;
             # unless an FAQ on that problem asks it in the shopper's words ("My waterproof jacket
             # is letting water in. Is it faulty?")

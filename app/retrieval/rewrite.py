@@ -9,7 +9,7 @@ passages (fusion rewards what both rankings agree on).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 _QUESTION_WORDS = (
     r"(?:how|what|which|when|where|who|whose|is|are|can|could|do|does|will|would|should|has|have)"
@@ -81,3 +81,46 @@ def resolve_ellipsis(question: str, last: str) -> str:
     end = re.search(r"[?.!]*\s*$", last)
     mark = end.group(0).strip() if end else ""
     return f"{last[: places[-1]]}{prep} {rest}{mark or '?'}"
+
+
+# "can I use two of them on one order?", "are they refundable?": the things the last question
+# named; "two of them" reads "two gift cards"
+_PLURAL_PRONOUN = re.compile(
+    r"\b(?:(?P<how_many>two|three|four|five|both|all|any|some|several|\d+)\s+of\s+)?"
+    r"(?P<pronoun>them|they|those|these)\b",
+    re.IGNORECASE,
+)
+_WORDS = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*")
+_NOT_THINGS = frozenset(
+    """you u ya we i me my your ur our us do does did can could will would should is are was
+    were have has had what which how when where why who any some the a an of to for on in at
+    with about sell stock offer accept take get buy order ordered""".split()  # noqa: SIM905
+)
+
+
+def resolve_plural(question: str, last: str, holds_phrase: Callable[[str], bool]) -> str:
+    """A follow-up's "them"/"they" read as the things the last question named, when it named
+    some the pages hold in the plural ("do you do gift cards?" → "can I use two of them on one
+    order?" is "can I use two gift cards on one order?"); the longest such phrase wins, and a
+    follow-up without such a pronoun, or after a question naming none, is left as it is. A
+    product's "it" is the conversation's product's (`app.chat.catalog`), not read here."""
+    found = _PLURAL_PRONOUN.search(question)
+    if not found or not last.strip():
+        return question
+    words = _WORDS.findall(last.lower())
+    things = ""
+    for size in (3, 2, 1):
+        for start in range(len(words) - size + 1):
+            phrase = words[start : start + size]
+            if any(w in _NOT_THINGS for w in phrase) or not phrase[-1].endswith("s"):
+                continue
+            if holds_phrase(" ".join(phrase)):
+                things = " ".join(phrase)
+                break
+        if things:
+            break
+    if not things:
+        return question
+    how_many = found.group("how_many")
+    said = f"{how_many} {things}" if how_many else things
+    return f"{question[: found.start()]}{said}{question[found.end() :]}"

@@ -962,3 +962,16 @@ def test_a_parcel_that_has_not_come_is_answered_from_the_delivery_problems(
     assert outcome.declined is None, outcome.answer
     assert not any("Confirmation email" in e.text or "an hour" in e.text for e in outcome.evidence)
     assert any("Not arrived at all" in e.text for e in outcome.evidence), outcome.answer
+
+
+def test_a_follow_ups_them_is_the_things_the_last_question_named(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the demo: "do you do gift cards?" then "can I use two of them on one order?" was
+    answered "No, only one discount code can be used per order." (the FAQ on discount codes);
+    "them" are the gift cards, of which up to 3 can be used on one order."""
+    session = new_session()
+    ask(portal, stack.chat, session, "do you do gift cards?")
+    outcome, _ = ask(portal, stack.chat, session, "can I use two of them on one order?")
+    assert not any("discount code" in e.text for e in outcome.evidence), outcome.answer
+    assert any("up to 3 gift cards" in e.text for e in outcome.evidence), outcome.answer

@@ -11,7 +11,13 @@ from app.index.versions import IndexVersion
 from app.retrieval.lexical import LexicalIndex
 from app.retrieval.published_index import ServedIndex
 from app.retrieval.retriever import Retriever
-from app.retrieval.rewrite import asked_questions, query_texts, question_parts, resolve_ellipsis
+from app.retrieval.rewrite import (
+    asked_questions,
+    query_texts,
+    question_parts,
+    resolve_ellipsis,
+    resolve_plural,
+)
 from app.retrieval.terms import identifiers, index_terms
 
 
@@ -182,6 +188,23 @@ def test_a_follow_up_asking_the_last_question_of_something_else_is_read_as_it() 
         "and on sleeping mats?"
     )
     assert resolve_ellipsis("and on sleeping mats?", "") == "and on sleeping mats?"
+
+
+def test_a_follow_ups_them_is_read_as_the_things_the_last_question_named() -> None:
+    held = {"gift cards", "cards", "gift", "socks", "carbon poles", "poles"}.__contains__
+    assert resolve_plural("can I use two of them on one order?", "do you do gift cards?", held) == (
+        "can I use two gift cards on one order?"
+    )
+    assert resolve_plural("are they returnable?", "do you sell socks?", held) == (
+        "are socks returnable?"
+    )
+    # the longest phrase the pages hold; nothing named, no pronoun, or "it": left as it is
+    assert resolve_plural(
+        "what comes with them", "do you sell striderlite carbon poles?", held
+    ) == ("what comes with carbon poles")
+    assert resolve_plural("will they last?", "What about the Ben Nevis?", held) == "will they last?"
+    assert resolve_plural("is it free?", "do you do gift cards?", held) == "is it free?"
+    assert resolve_plural("are they returnable?", "", held) == "are they returnable?"
 
 
 class ContactPage:
