@@ -34,6 +34,15 @@ _FULL = {
     "b4": "before",
     "w/": "with",
     "w/o": "without",
+    # chat shorthand: "whats ur phone number" is no question the embedder reads
+    "u": "you",
+    "ur": "your",
+    "pls": "please",
+    "plz": "please",
+    "abt": "about",
+    "wat": "what",
+    "wot": "what",
+    "hw": "how",
 }
 _ABBREVIATION = re.compile(
     r"(?<![\w/])(" + "|".join(re.escape(a) for a in sorted(_FULL, key=len, reverse=True)) + r")"
