@@ -59,6 +59,7 @@ from app.chat.prompt_format import PromptFormat
 from app.chat.reading import read_question
 from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.sentence_gate import SentenceGate
+from app.chat.small_talk import small_talk_reply
 from app.chat.turn_search import TurnSearch
 from app.chat.yes_no import plain_answer
 from app.embedding.embedder import WordEmbedder
@@ -162,6 +163,11 @@ class ChatService:
         screening = screen_message(question) if self._options.screen_messages else None
         if screening is not None:
             async for event in self._decline(session_id, question, screening):
+                yield event
+            return
+        reply = small_talk_reply(question, shop=self._options.shop_name)
+        if reply is not None:  # "hi there!", "thanks, that's all": nothing to look up
+            async for event in self.say(session_id, question, reply):
                 yield event
             return
         started = time.perf_counter()

@@ -975,3 +975,17 @@ def test_a_follow_ups_them_is_the_things_the_last_question_named(
     outcome, _ = ask(portal, stack.chat, session, "can I use two of them on one order?")
     assert not any("discount code" in e.text for e in outcome.evidence), outcome.answer
     assert any("up to 3 gift cards" in e.text for e in outcome.evidence), outcome.answer
+
+
+def test_small_talk_is_answered_as_such_and_searches_nothing(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the demo: "hi there!" and "thanks, that's all" were searched for in the pages
+    and answered "I'm sorry, I couldn't find anything about that …"."""
+    session = new_session()
+    outcome, _ = ask(portal, stack.chat, session, "hi there!")
+    assert outcome.answer.startswith("Hello!") and not outcome.passages, outcome.answer
+    outcome, _ = ask(portal, stack.chat, session, "do you price match?")
+    assert outcome.evidence, outcome.answer  # the conversation goes on as usual
+    outcome, _ = ask(portal, stack.chat, session, "thanks, that's all")
+    assert "couldn't find" not in outcome.answer and not outcome.passages, outcome.answer
