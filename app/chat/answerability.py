@@ -55,6 +55,7 @@ from app.chat.evidence import (
     HOW_MUCH,
     Selection,
     asked_stems,
+    asks_comparison,
     field_label,
     kind_stems,
     plain_words,
@@ -302,6 +303,10 @@ def _another_products_line(
     best = selection.lines[0]
     passage = passages[best.number - 1].passage
     if passage.document_id == asked.document_id:
+        return None
+    if asks_comparison(question) and passage.document_id in {
+        p.document_id for p in catalog.compared(question)
+    }:  # "which is brightest: the Beacon 400, the 700R or the Glow?": any of them may answer
         return None
     if passage.kind != "product":
         about = catalog.named(best.text)

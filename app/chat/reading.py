@@ -10,6 +10,8 @@ the pages do not use in the pages' own ("free shipping": free delivery, `app.cha
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.chat.abbreviations import spelled_out
 from app.chat.shoppers_words import in_shop_words
 from app.chat.vocabulary import Vocabulary
@@ -23,3 +25,13 @@ def read_question(question: str, last: str, vocabulary: Vocabulary) -> str:
     read = in_shop_words(read, vocabulary.holds_phrase, vocabulary.holds_figure)
     read = vocabulary.hyphenated(read)  # "r value" as the pages write it: "r-value"
     return vocabulary.places.read(read)
+
+
+def among(question: str, titles: Sequence[str]) -> str:
+    """A comparison that names no product ("which one is lightest?") read as asked of the
+    products the last answer listed, ``titles`` in its order ("…: the Stormhollow 2 Tent or the
+    Stormhollow 3 Tent?")."""
+    if len(titles) < 2:
+        return question
+    named = ", ".join(f"the {t}" for t in titles[:-1]) + f" or the {titles[-1]}"
+    return f"{question.rstrip(' ?')}: {named}?"

@@ -56,7 +56,7 @@ from app.chat.page_facts import PageFacts
 from app.chat.problems import SORRY, reported_problem
 from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
-from app.chat.reading import read_question
+from app.chat.reading import among, read_question
 from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.sentence_gate import SentenceGate
 from app.chat.small_talk import small_talk_reply
@@ -189,6 +189,10 @@ class ChatService:
             if focus is None:  # "can I use two of them?" after gift cards (a product's "them"
                 # is the product the conversation is on)
                 asked = resolve_plural(asked, last_question, facts.vocabulary.holds_phrase)
+                if asks_comparison(question) and not facts.catalog.compared(question):
+                    # "which one is lightest?" of the products the last answer listed
+                    titles = [p.title for d in listed if (p := facts.catalog.document(d))]
+                    asked = among(asked, titles)
             # "the zip on my jacket broke": what to do about a faulty item, not the jacket's zip;
             # unless an FAQ on that problem asks it in the shopper's words ("My waterproof jacket
             # is letting water in. Is it faulty?")

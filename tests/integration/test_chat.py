@@ -989,3 +989,22 @@ def test_small_talk_is_answered_as_such_and_searches_nothing(
     assert outcome.evidence, outcome.answer  # the conversation goes on as usual
     outcome, _ = ask(portal, stack.chat, session, "thanks, that's all")
     assert "couldn't find" not in outcome.answer and not outcome.passages, outcome.answer
+
+
+def test_a_comparison_after_a_list_compares_the_listed_products(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the demo: "which one is lightest?" after the tents were listed showed one
+    tent's weight; and a comparison of three products was declined because its best line was
+    another of the three's ("I couldn't find that for the Beacon 700R …")."""
+    session = new_session()
+    ask(portal, stack.chat, session, "what sleeping bags do you have?")
+    outcome, _ = ask(portal, stack.chat, session, "which is warmest?")
+    assert outcome.declined is None, outcome.answer
+    for degrees in ("6°C", "0°C", "5°C"):
+        assert any(degrees in e.text for e in outcome.evidence), outcome.answer
+    session = new_session()
+    ask(portal, stack.chat, session, "what headlamps do you sell?")
+    outcome, _ = ask(portal, stack.chat, session, "which is brightest?")
+    assert outcome.declined is None, outcome.answer
+    assert any("400 lumens" in e.text for e in outcome.evidence), outcome.answer
