@@ -109,8 +109,25 @@ def compared(text: str, titles: Iterable[str], *, loosely: bool = False) -> list
     found = [t for t, words in full.items() if not any(words < other for other in full.values())]
     found = _of_kind_named(text, found)  # "the little fell jacket": not the boot of that name
     if loosely:
-        more = set(_by_line(text, titles))
+        more = set(_by_line(text, titles)) | set(_by_model(text, titles))
         found += [t for t in titles if t in more and t not in found]
+    return found
+
+
+def _by_model(text: str, titles: Sequence[str]) -> list[str]:
+    """The titles ``text`` names by their line's name and a model number no other title of
+    the line has: "the beacon 700r" (the Beacon 700R Rechargeable Headlamp, which "the beacon
+    400" is not)."""
+    said = set(tokens(text))
+    found = []
+    for title in titles:
+        words = tokens(title)
+        if not words or words[0] not in said:
+            continue
+        models = {w for w in words[1:] if _NUMBERED.search(w)} & said
+        line = [t for t in titles if tokens(t)[:1] == words[:1] and t != title]
+        if models and not any(models & set(tokens(t)) for t in line):
+            found.append(title)
     return found
 
 

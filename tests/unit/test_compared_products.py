@@ -19,6 +19,9 @@ TITLES = [
     "Stormhollow 2 Tent",
     "Stormhollow 3 Tent",
     "Stormhollow 2 Footprint",
+    "Beacon 400 Headlamp",
+    "Beacon 700R Rechargeable Headlamp",
+    "Beacon 400 Rechargeable Battery Pack",
 ]
 
 
@@ -43,6 +46,11 @@ TITLES = [
         (
             "which is lighter, the skiddaw or the stormhollow?",
             ["Skiddaw 2.5L Packable Waterproof Jacket"],
+        ),
+        # a model number no other product of the line has names that one
+        (
+            "which is brighter, the beacon 400 or the beacon 700r?",
+            ["Beacon 400 Headlamp", "Beacon 700R Rechargeable Headlamp"],
         ),
         # the kind named picks between products named by the same words
         (
