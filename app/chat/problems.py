@@ -11,7 +11,9 @@ they call it; the transcript keeps the shopper's words.
 
 Only a report about the shopper's own purchase ("my", "I got", "I received") is read so, and
 not one that asks something else of it: what a repair costs ("how much 2 fix a broken main
-zip"), or how to fix or care for it themselves, which the pages answer as asked.
+zip"), how to fix or care for it themselves, or whether it is a fault at all ("is it broken?"),
+which the pages answer as asked. The message is judged as the turn reads it, its shorthand in
+full words ("hw much" is "how much").
 """
 
 from __future__ import annotations
@@ -100,17 +102,26 @@ _ASKS = re.compile(
 )
 
 
+# asking whether it is a fault at all ("my waterproof is leaking is it broken??"): a question the
+# pages may answer of that very symptom ("Usually not. When the … finish wears off …")
+_WHETHER = re.compile(
+    r"\b(?:is|are|does|do|could|can|would|might)\s+(?:it|this|that|they|these|mine)\s+"
+    r"(?:be\s+|been\s+)?(?:faulty|broken|defective|a\s+fault|normal)\b",
+    re.IGNORECASE,
+)
+
+
 def reported_problem(message: str, last: str = "") -> str | None:
     """What a report of a problem with the shopper's purchase asks, in general words: the
     problem stated, then what the message asks of it ("can i get my money back?"), else "What
     should I do?"; a message that asks nothing after such a report (``last``: the
     conversation's last message) adds to it ("it's 8 months old"). None when ``message``
     reports none, or asks something else of it."""
-    if _ELSE.search(message):
+    if _ELSE.search(message) or _WHETHER.search(message):
         return None
     problem = _problem(message)
     if problem is None:
-        earlier = None if _ELSE.search(last) else _problem(last)
+        earlier = None if _ELSE.search(last) or _WHETHER.search(last) else _problem(last)
         if earlier is None or "?" in message or _asks(message):
             return None
         return f"{earlier} {message.strip()} {_WHAT_TO_DO}"

@@ -196,7 +196,8 @@ class ChatService:
             # "the zip on my jacket broke": what to do about a faulty item, not the jacket's zip;
             # unless an FAQ on that problem asks it in the shopper's words ("My waterproof jacket
             # is letting water in. Is it faulty?")
-            problem = reported_problem(question, last_question)
+            earlier = read_question(last_question, "", facts.vocabulary)
+            problem = reported_problem(read_question(question, "", facts.vocabulary), earlier)
             if problem is not None:
                 faq = await self._search.faq_asked(question, facts)
                 if faq is None or reported_problem(faq) is None:

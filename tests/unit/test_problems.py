@@ -43,6 +43,8 @@ def test_what_a_report_asks_of_it_is_kept() -> None:
         "how much 2 fix a broken main zip on my jacket",
         "my buckle snapped, hows long is the warranty on packs",
         "my stove is broken, how do I repair the igniter?",
+        # whether it is a fault at all: the pages may answer that very symptom
+        "my waterproof is leaking is it broken??",
         # not a report about the shopper's purchase
         "does the zip on the Torridon jacket break easily?",
         "is the Airloft mat punctured easily by thorns?",
