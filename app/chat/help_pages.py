@@ -74,6 +74,8 @@ class HelpPages:
         first: dict[str, Passage] = {}
         opening: dict[str, Passage] = {}  # each help page's first section's first passage
         tables: dict[tuple[str, str, str], list[Passage]] = {}  # a table's parts, when chunked
+        # each table part's columns (but its first) and its rows' labels (their first cells)
+        self._cells: list[tuple[str, list[frozenset[str]], list[frozenset[str]]]] = []
         rows: dict[tuple[str, str, str], int] = {}
         for passage in passages:  # help pages only: a record or an FAQ has no introduction
             if passage.kind in HELP_KINDS and passage.opens_page:
@@ -82,6 +84,7 @@ class HelpPages:
                 opening.setdefault(passage.document_id, passage)
             header, count = _table(passage) if passage.kind in HELP_KINDS else ("", 0)
             if header:
+                self._cells.append((passage.id, *_cells(passage.text, header)))
                 key = (passage.document_id, passage.section, header)
                 tables.setdefault(key, []).append(passage)
                 rows[key] = rows.get(key, 0) + count
@@ -125,6 +128,18 @@ class HelpPages:
         ]
         return found[0] if len(found) == 1 else None
 
+    def cell_asked(self, asked: frozenset[str]) -> str | None:
+        """The id of the one table part whose column and row ``asked`` (a question's stems)
+        both name ("what time does live chat close on a saturday": the Opening hours table's
+        Saturday column and Live chat row), whose row is then the answer; a table's rows embed
+        far from such questions. None when no table's or more than one's are named."""
+        found = [
+            pid
+            for pid, columns, rows in self._cells
+            if any(c and c <= asked for c in columns) and any(r and r <= asked for r in rows)
+        ]
+        return found[0] if len(found) == 1 else None
+
     def table_asked(self, question: str) -> str | None:
         """The id of the passage of the first table of the one help page whose time or cost
         column ``question`` asks for, of what the page's title, the table's section or its
@@ -150,6 +165,24 @@ class HelpPages:
         if len({t.passage.document_id for t in found}) != 1:
             return None
         return found[0].passage.id
+
+
+def _cells(text: str, header: str) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+    """The stems of the words of ``header``'s cells but its first (the columns), and of each
+    row's first cell under it (the rows' labels), in the table of ``text``."""
+
+    def words(cell: str) -> frozenset[str]:
+        return stems(" ".join(re.findall(r"[a-zA-Z]+", cell)))  # "Phone: 0113 …": phone
+
+    columns = [words(c) for c in header.strip("|").split("|")[1:]]
+    lines = [line.strip() for line in text.split("\n")]
+    start = lines.index(header) + 2 if header in lines else len(lines)
+    rows = []
+    for row in lines[start:]:
+        if not row.startswith("|"):
+            break
+        rows.append(words(row.strip("|").split("|")[0]))
+    return columns, rows
 
 
 def _table(passage: Passage) -> tuple[str, int]:

@@ -127,6 +127,9 @@ class TurnSearch:
             if not first and answering is None:  # "whats your email": "Email and contact form"
                 answering = facts.pages.section_named(asked)
             first = first or ([answering] if answering else [])
+            if not first:  # "what time does live chat close on a saturday": its table's row
+                cell = facts.pages.cell_asked(asked)
+                first = [cell] if cell else []
         named = focus.product.title if focus is not None and focus.named else None
         if len(searches) == 1:
             retrieval = self._retriever.search(

@@ -1008,3 +1008,15 @@ def test_a_comparison_after_a_list_compares_the_listed_products(
     outcome, _ = ask(portal, stack.chat, session, "which is brightest?")
     assert outcome.declined is None, outcome.answer
     assert any("400 lumens" in e.text for e in outcome.evidence), outcome.answer
+
+
+def test_a_tables_row_and_column_asked_are_answered_by_that_table(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Found after the verified run: "what time does live chat close on a saturday" found
+    nothing above the relevance floor (a table's rows embed far from such questions)."""
+    outcome, _ = ask(
+        portal, stack.chat, new_session(), "what time does live chat close on a saturday"
+    )
+    assert outcome.declined is None, outcome.answer
+    assert any("| Live chat | 08:00–20:00 | 09:00–17:00" in e.text for e in outcome.evidence)

@@ -95,6 +95,24 @@ def test_a_tables_time_or_cost_column_asked_of_its_page_gives_its_first_table() 
     assert pages.table_asked("How long is the warranty?") is None  # 9 rows: no answer to read
 
 
+def test_a_tables_column_and_row_both_asked_give_that_table() -> None:
+    hours = _section(
+        "Contact Us",
+        "Contact Us › Opening hours",
+        "| Channel | Monday to Friday | Saturday |\n| --- | --- | --- |\n"
+        "| Phone: 0113 496 0123 | 08:00–18:00 | 09:00–17:00 |\n"
+        "| Live chat | 08:00–20:00 | Closed |",
+        2,
+    )
+    pages = HelpPages([*DELIVERY, hours])
+    asked = asked_stems("what time does live chat close on a saturday")
+    assert pages.cell_asked(asked) == "Contact Us::2"
+    assert pages.cell_asked(asked_stems("is the phone open on saturday?")) == "Contact Us::2"
+    # a column without a row, or a row without a column, names no cell
+    assert pages.cell_asked(asked_stems("can I get saturday delivery?")) is None
+    assert pages.cell_asked(asked_stems("do you have live chat?")) is None
+
+
 def test_asking_when_what_was_ordered_arrives_asks_how_long_delivery_takes() -> None:
     pages = HelpPages(DELIVERY)
     for asked in (
