@@ -183,25 +183,7 @@ class ChatService:
             focus = facts.catalog.focus(
                 question, given=page, earlier=last, before=before, listed=listed
             )
-            # read with what it leaves implicit (the transcript keeps the shopper's words)
-            last_question = turns[-1].question if turns else ""
-            asked = read_question(question, last_question, facts.vocabulary)
-            if focus is None:  # "can I use two of them?" after gift cards (a product's "them"
-                # is the product the conversation is on)
-                asked = resolve_plural(asked, last_question, facts.vocabulary.holds_phrase)
-                if asks_comparison(question) and not facts.catalog.compared(question):
-                    # "which one is lightest?" of the products the last answer listed
-                    titles = [p.title for d in listed if (p := facts.catalog.document(d))]
-                    asked = among(asked, titles)
-            # "the zip on my jacket broke": what to do about a faulty item, not the jacket's zip;
-            # unless an FAQ on that problem asks it in the shopper's words ("My waterproof jacket
-            # is letting water in. Is it faulty?")
-            earlier = read_question(last_question, "", facts.vocabulary)
-            problem = reported_problem(read_question(question, "", facts.vocabulary), earlier)
-            if problem is not None:
-                faq = await self._search.faq_asked(question, facts)
-                if faq is None or reported_problem(faq) is None:
-                    asked, focus = problem, None
+            asked, focus, reported = await self._read(question, turns, focus, facts)
             vector, in_conversation, retrieval, answering = await self._search.find(
                 session_id, asked, turns, focus, facts, timings
             )
@@ -234,7 +216,7 @@ class ChatService:
                         focus,
                         facts,
                         answering,
-                        sorry=asked == problem,
+                        sorry=reported,
                     ):
                         shown.append(text)
                         yield Delta(text)
@@ -267,13 +249,40 @@ class ChatService:
                     listed=outcome.listed,
                 ),
             )
-            if asked == problem:  # the next turns go on about the problem and what was said of
-                # it: "how much to replace it?" after "the main zip on my jacket has broken"
-                vector = await self._encoder.encode(f"{problem} {question}")
+            if reported:  # the next turns go on about the problem and what was said of it:
+                # "how much to replace it?" after "the main zip on my jacket has broken"
+                vector = await self._encoder.encode(f"{asked} {question}")
             await self._search.remember(session_id, index, vector)
             timings["persist"] = time.perf_counter() - mark
             timings["total"] = time.perf_counter() - started
         yield Done(outcome)
+
+    async def _read(
+        self, question: str, turns: list[Turn], focus: Focus | None, facts: PageFacts
+    ) -> tuple[str, Focus | None, bool]:
+        """``question`` as the turn reads it, with what it leaves implicit (the transcript
+        keeps the shopper's words), the product it is about (``focus``, or none for a problem
+        report), and whether it reports a problem with the shopper's purchase."""
+        listed = turns[-1].listed if turns else ()
+        last = turns[-1].question if turns else ""
+        asked = read_question(question, last, facts.vocabulary)
+        if focus is None:  # "can I use two of them?" after gift cards (a product's "them" is
+            # the product the conversation is on)
+            asked = resolve_plural(asked, last, facts.vocabulary.holds_phrase)
+            if asks_comparison(question) and not facts.catalog.compared(question):
+                # "which one is lightest?" of the products the last answer listed
+                titles = [p.title for d in listed if (p := facts.catalog.document(d))]
+                asked = among(asked, titles)
+        # "the zip on my jacket broke": what to do about a faulty item, not the jacket's zip;
+        # unless an FAQ on that problem asks it in the shopper's words ("My waterproof jacket
+        # is letting water in. Is it faulty?")
+        earlier = read_question(last, "", facts.vocabulary)
+        problem = reported_problem(read_question(question, "", facts.vocabulary), earlier)
+        if problem is not None:
+            faq = await self._search.faq_asked(question, facts)
+            if faq is None or reported_problem(faq) is None:
+                return problem, None, True
+        return asked, focus, False
 
     def _listing(
         self, question: str, facts: PageFacts, retrieved: list[ScoredPassage]
