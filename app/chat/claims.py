@@ -166,6 +166,8 @@ def restates(
         return False
     if not _quantities(body) <= _quantities(f"{restated} {question}"):
         return False  # the 2 of "Zone 2" is not "2 working days"
+    if not _attached_alike(body, f"{restated} {question}"):
+        return False  # "The repair cost is £10" beside "We charge a £10 assessment fee, …"
     condition = _CONDITION.match(body)
     if condition and not _words(condition.group(1)) <= _words(f"{best} {question}"):
         return False  # "If you have a refund, you can …": a case the line does not name
@@ -207,6 +209,38 @@ _QUANTITY = re.compile(
     r"litres?|°[CF]|lm|[LgmhW]|%)(?![A-Za-z])",
     re.IGNORECASE,
 )
+
+
+_TOKEN = re.compile(r"[£$€]?\w[\w,.'’°%-]*")
+NEAR_FIGURE = 5  # the words either side of a figure that say what it is of
+
+
+def _attached_alike(sentence: str, line: str) -> bool:
+    """Whether each figure of ``sentence`` that ``line`` holds is said of what the line says
+    it of: the words beside it (five either side) share a word with those beside the same
+    figure in the line; a figure with no word beside it asks nothing, and one the line does
+    not hold (a model's number in its name) is for the other checks. "The repair cost is £10"
+    is not "We charge a £10 assessment fee, which is deducted from the repair cost"."""
+    said, held = _beside_figures(sentence), _beside_figures(line)
+    return all(
+        not near or any(near & other for other in held[figure])
+        for figure, nears in said.items()
+        if figure in held
+        for near in nears
+    )
+
+
+def _beside_figures(text: str) -> dict[str, list[frozenset[str]]]:
+    """Each figure of ``text`` (its digits) with the word stems beside each place it is at."""
+    tokens = _TOKEN.findall(MARKER.sub(" ", text))
+    found: dict[str, list[frozenset[str]]] = {}
+    for at, token in enumerate(tokens):
+        if not _DIGIT.search(token):
+            continue
+        around = tokens[max(0, at - NEAR_FIGURE) : at] + tokens[at + 1 : at + 1 + NEAR_FIGURE]
+        words = _words(" ".join(t for t in around if not _DIGIT.search(t)))
+        found.setdefault(re.sub(r"\D", "", token), []).append(words - _ABOUT_THE_ANSWER)
+    return found
 
 
 def _quantities(text: str) -> set[tuple[str, str]]:

@@ -170,6 +170,21 @@ def test_a_figure_is_restated_from_the_sentence_it_belongs_to() -> None:
     assert restates(right, zone, question=asked, product=None)
 
 
+def test_a_figure_is_restated_of_what_its_line_says_it_of() -> None:
+    """Seen in the shop's integration run: "The repair cost is £10, and we charge a £10
+    assessment fee …" beside the assessment-fee line; in the verified lab, a student-discount
+    answer "10% off items with a minimum spend of £40" from the newsletter code's line."""
+    fee = ["We charge a £10 assessment fee, which is deducted from the repair cost if you go "
+           "ahead."]  # fmt: skip
+    asked = "How much does a repair cost?"
+    assert not restates("The repair cost is £10 [1].", fee, question=asked, product=None)
+    assert restates("We charge a £10 assessment fee [1].", fee, question=asked, product=None)
+    weight = ["Minimum weight: 1,550 g (flysheet, inner and poles)"]
+    asked = "How heavy is the Stormhollow 2?"
+    said = "The Stormhollow 2 weighs 1,550 g (flysheet, inner and poles) [1]."
+    assert restates(said, weight, question=asked, product="Stormhollow 2 Tent")
+
+
 def test_a_figure_said_alone_is_the_answer_lines() -> None:
     """Seen in the verified lab: "How long do I have to change or cancel my order online?"
     was shown "Yes, within 60 minutes …" as the answer, then the model's "The answer is 14 days
