@@ -82,12 +82,12 @@ class HelpPages:
                 first.setdefault(passage.document_id, passage)  # its first part, when chunked
             elif passage.kind in HELP_KINDS:
                 opening.setdefault(passage.document_id, passage)
-            header, count = _table(passage) if passage.kind in HELP_KINDS else ("", 0)
+            header, body = _table(passage) if passage.kind in HELP_KINDS else ("", [])
             if header:
-                self._cells.append((passage.id, *_cells(passage.text, header)))
+                self._cells.append((passage.id, *_cells(header, body)))
                 key = (passage.document_id, passage.section, header)
                 tables.setdefault(key, []).append(passage)
-                rows[key] = rows.get(key, 0) + count
+                rows[key] = rows.get(key, 0) + len(body)
         self._introductions = list(first.values())
         # an introduction that only says what its page holds ("This page lists every way to
         # reach us, …") answers nothing itself: its page's first section does
@@ -167,34 +167,27 @@ class HelpPages:
         return found[0].passage.id
 
 
-def _cells(text: str, header: str) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+def _cells(header: str, rows: Sequence[str]) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
     """The stems of the words of ``header``'s cells but its first (the columns), and of each
-    row's first cell under it (the rows' labels), in the table of ``text``."""
+    of ``rows``' first cell (the rows' labels)."""
 
     def words(cell: str) -> frozenset[str]:
         return stems(" ".join(re.findall(r"[a-zA-Z]+", cell)))  # "Phone: 0113 …": phone
 
     columns = [words(c) for c in header.strip("|").split("|")[1:]]
-    lines = [line.strip() for line in text.split("\n")]
-    start = lines.index(header) + 2 if header in lines else len(lines)
-    rows = []
-    for row in lines[start:]:
-        if not row.startswith("|"):
-            break
-        rows.append(words(row.strip("|").split("|")[0]))
-    return columns, rows
+    return columns, [words(row.strip("|").split("|")[0]) for row in rows]
 
 
-def _table(passage: Passage) -> tuple[str, int]:
-    """The passage's first table: its header row (a row with a rule under it) and how many
-    rows it has under it; ("", 0) when it has none."""
+def _table(passage: Passage) -> tuple[str, list[str]]:
+    """The passage's first table: its header row (a row with a rule under it) and the rows
+    under it; ("", []) when it has none."""
     lines = [line.strip() for line in passage.text.split("\n")]
     for at, (line, below) in enumerate(pairwise(lines)):
         if line.startswith("|") and TABLE_RULE.match(below):
-            count = 0
+            rows = []
             for row in lines[at + 2 :]:
                 if not row.startswith("|"):
                     break
-                count += 1
-            return line, count
-    return "", 0
+                rows.append(row)
+            return line, rows
+    return "", []

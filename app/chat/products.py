@@ -119,14 +119,12 @@ def _by_model(text: str, titles: Sequence[str]) -> list[str]:
     the line has: "the beacon 700r" (the Beacon 700R Rechargeable Headlamp, which "the beacon
     400" is not)."""
     said = set(tokens(text))
+    named = {t: words for t in titles if (words := tokens(t)) and words[0] in said}
     found = []
-    for title in titles:
-        words = tokens(title)
-        if not words or words[0] not in said:
-            continue
+    for title, words in named.items():  # a line's other titles share its first word
         models = {w for w in words[1:] if _NUMBERED.search(w)} & said
-        line = [t for t in titles if tokens(t)[:1] == words[:1] and t != title]
-        if models and not any(models & set(tokens(t)) for t in line):
+        line = [set(w) for t, w in named.items() if w[0] == words[0] and t != title]
+        if models and not any(models & other for other in line):
             found.append(title)
     return found
 
