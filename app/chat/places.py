@@ -260,21 +260,24 @@ _ANY_KNOWN = re.compile(
 )
 _CANONICAL = {name.lower(): name for name in _KNOWN}
 # the same in a shopper's message, in any case ("belfast" in a hurried message), except the
-# names that are also words or other names unless capitalised ("cork", "jersey", "turkey")
+# names that are also words or other names: capitalised, or after "to" or "in" ("i live in
+# jersey", not "150 g/m² jersey" nor "grips made from cork")
 _ALSO_WORDS = frozenset(
     """bath wick mull cork hull derby stoke turkey china jersey sark kent wales durham lincoln
     york skye harris lewis america""".split()  # noqa: SIM905
 )
-_PLACE = re.compile(
-    r"\b("
-    + "|".join(
-        re.escape(p).replace(r"\ ", r"[\s-]+")
-        if p.lower() in _ALSO_WORDS or (p != p.title() and not p.isupper())
-        else "(?i:" + re.escape(p).replace(r"\ ", r"[\s-]+") + ")"
-        for p in _LONGEST_FIRST
-    )
-    + r")\b"
-)
+_AFTER_WHERE = r"(?:(?<=\bto )|(?<=\bin ))"
+
+
+def _written(place: str) -> str:
+    """The pattern of ``place`` as a shopper may type it."""
+    exact = re.escape(place).replace(r"\ ", r"[\s-]+")
+    if place.lower() in _ALSO_WORDS:
+        return f"{exact}|{_AFTER_WHERE}(?i:{exact})"
+    return exact if place != place.title() and not place.isupper() else f"(?i:{exact})"
+
+
+_PLACE = re.compile(r"\b(" + "|".join(_written(p) for p in _LONGEST_FIRST) + r")\b")
 
 
 def _canonical(found: str) -> str:

@@ -61,6 +61,7 @@ from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.sentence_gate import SentenceGate
 from app.chat.small_talk import small_talk_reply
 from app.chat.turn_search import TurnSearch
+from app.chat.vocabulary import Vocabulary
 from app.chat.yes_no import plain_answer
 from app.embedding.embedder import WordEmbedder
 from app.engine.base import Engine, GenerationRequest
@@ -69,7 +70,7 @@ from app.retrieval.line_vectors import LineVectors
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retriever
-from app.retrieval.rewrite import asked_questions, resolve_plural
+from app.retrieval.rewrite import asked_questions, is_bare, resolve_bare, resolve_plural
 from app.sessions.base import SessionStore, ShownSource, Turn
 from app.sessions.turn_vectors import TurnVectorCache
 
@@ -269,6 +270,8 @@ class ChatService:
         if focus is None:  # "can I use two of them?" after gift cards (a product's "them" is
             # the product the conversation is on)
             asked = resolve_plural(asked, last, facts.vocabulary.holds_phrase)
+            # "how much?" after "do you deliver to jersey?": asked of what that asked of
+            asked = resolve_bare(asked, _last_named(turns, facts.vocabulary))
             if asks_comparison(question) and not facts.catalog.compared(question):
                 # "which one is lightest?" of the products the last answer listed
                 titles = [p.title for d in listed if (p := facts.catalog.document(d))]
@@ -699,6 +702,15 @@ class ChatService:
             return outcome.answer
         outcome.answer = answer
         return rest
+
+
+def _last_named(turns: list[Turn], vocabulary: Vocabulary) -> str:
+    """The conversation's last question that asks of something it names, as its turn read it
+    ("do you deliver to jersey?" before "how much?" and "how long does it take?"); ""."""
+    for turn in reversed(turns[-3:]):
+        if not is_bare(turn.question):
+            return read_question(turn.question, "", vocabulary)
+    return ""
 
 
 def _asked_about(selection: Selection, focus: Focus | None, catalog: Catalog) -> Product | None:

@@ -124,3 +124,32 @@ def resolve_plural(question: str, last: str, holds_phrase: Callable[[str], bool]
     how_many = found.group("how_many")
     said = f"{how_many} {things}" if how_many else things
     return f"{question[: found.start()]}{said}{question[found.end() :]}"
+
+
+# A follow-up that asks only how much, how long or when, of nothing it names: "how much?",
+# "how long does it take?", "and what does that cost?"
+_BARE = re.compile(
+    r"^\W*(?:(?:and|so|ok|okay|right)\W+)?"
+    r"(?:(?:how\s+(?:much|long|many\s+days)|when)"
+    r"(?:\s+(?:is|does|do|would|will)\b|['’]s\b)?(?:\s+(?:it|that|this|they|those)\b)?"
+    r"(?:\s+(?:cost|costs|take|takes|be))?"
+    r"|what(?:\s+(?:is|does|do|would|will)\b|['’]s\b)\s+"
+    r"(?:(?:it|that|this|they|those)\s+(?:cost|costs|come\s+to)|the\s+(?:cost|price|charge|fee)))"
+    r"(?:\s+(?:then|again|roughly|about))?\W*$",
+    re.IGNORECASE,
+)
+
+
+def resolve_bare(question: str, last: str) -> str:
+    """A follow-up that asks only a price, a time or a date of nothing it names ("how much?",
+    "how long does it take?" after "do you deliver to jersey?"), read after the last question
+    it asks it of ("do you deliver to jersey: how much?"); any other question, or a first
+    turn's, is left as it is."""
+    if not last.strip() or not is_bare(question):
+        return question
+    return f"{last.strip().rstrip('?.! ')}: {question.strip()}"
+
+
+def is_bare(question: str) -> bool:
+    """Whether ``question`` asks only a price, a time or a date, of nothing it names."""
+    return bool(_BARE.match(question))

@@ -853,6 +853,24 @@ def test_a_follow_up_is_searched_with_the_region_its_place_was_read_as(
     assert not any("Northern Ireland" in e.text for e in outcome.evidence), outcome.answer
 
 
+def test_a_follow_up_asking_only_how_much_is_asked_of_the_last_questions_place(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the product (twenty-seventh session): "how much?" after "do you deliver to
+    northern ireland?" was answered with the Highlands' £8.95, and after "i live in jersey, do
+    you deliver there?" found nothing above the floor."""
+    session = new_session()
+    ask(portal, stack.chat, session, "do you deliver to northern ireland?")
+    outcome, _ = ask(portal, stack.chat, session, "how much?")
+    assert "£6.95" in outcome.answer, outcome.answer
+    assert "£8.95" not in outcome.answer, outcome.answer
+    session = new_session()
+    ask(portal, stack.chat, session, "i live in jersey, do you deliver there?")
+    outcome, _ = ask(portal, stack.chat, session, "how much?")
+    assert outcome.answered, outcome.answer
+    assert "£9.95" in outcome.answer, outcome.answer
+
+
 def test_a_figure_the_model_says_alone_must_be_the_answers(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -15,6 +15,7 @@ from app.retrieval.rewrite import (
     asked_questions,
     query_texts,
     question_parts,
+    resolve_bare,
     resolve_ellipsis,
     resolve_plural,
 )
@@ -205,6 +206,30 @@ def test_a_follow_ups_them_is_read_as_the_things_the_last_question_named() -> No
     assert resolve_plural("will they last?", "What about the Ben Nevis?", held) == "will they last?"
     assert resolve_plural("is it free?", "do you do gift cards?", held) == "is it free?"
     assert resolve_plural("are they returnable?", "", held) == "are they returnable?"
+
+
+def test_a_follow_up_asking_only_a_price_or_a_time_is_asked_of_the_last_question() -> None:
+    last = "do you deliver to jersey?"
+    for bare in (
+        "how much?",
+        "How long does it take?",
+        "and how much is that?",
+        "what does it cost?",
+        "what's the price?",
+        "when?",
+        "so how much then?",
+    ):
+        assert resolve_bare(bare, last) == f"do you deliver to jersey: {bare}"
+    # a question that names what it asks of, or asks something else, is left as it is
+    for other in (
+        "how much is the stormhollow 2?",
+        "what is it?",
+        "How long do I have?",
+        "And when will it arrive?",
+        "is it free?",
+    ):
+        assert resolve_bare(other, last) == other
+    assert resolve_bare("how much?", "") == "how much?"
 
 
 class ContactPage:

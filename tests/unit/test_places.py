@@ -79,10 +79,14 @@ def test_a_place_in_a_hurried_messages_lower_case_is_read_too() -> None:
     assert places.note("hw much 2 send a parcel to belfast??") == (
         "Our pages cover Belfast under Northern Ireland."
     )
-    # a name that is also a word is read only as a name is written
+    # a name that is also a word is read only as a name is written, or where it is a place
     assert places.read("can you send my jersey back from cork?") == (
         "can you send my jersey back from cork?"
     )
+    assert places.read("are the grips made from cork? will they post to Cork") == (
+        "are the grips made from cork? will they post to the EU"
+    )
+    assert places.mentioned("i live in jersey, do you deliver to turkey?") == ["Jersey", "Turkey"]
 
 
 def test_the_turn_reads_a_follow_up_as_its_question_and_a_place_as_its_region() -> None:
