@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.chat.any_item import AnyItem
 from app.chat.catalog import Catalog
 from app.chat.help_pages import HelpPages
 from app.chat.vocabulary import Vocabulary
@@ -19,7 +20,8 @@ class PageFacts:
     vocabulary: Vocabulary
     catalog: Catalog
     pages: HelpPages
+    items: AnyItem
 
     @classmethod
     def of(cls, passages: Sequence[Passage]) -> PageFacts:
-        return cls(Vocabulary(passages), Catalog(passages), HelpPages(passages))
+        return cls(Vocabulary(passages), Catalog(passages), HelpPages(passages), AnyItem(passages))

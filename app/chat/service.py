@@ -276,6 +276,11 @@ class ChatService:
                 # "which one is lightest?" of the products the last answer listed
                 titles = [p.title for d in listed if (p := facts.catalog.document(d))]
                 asked = among(asked, titles)
+            # "how do I return some boots?": the FAQ "How do I return an item?", not the boots'
+            # care lines, when the pages have no rule of their own for boots
+            general = facts.items.read(asked)
+            if general is not None and await self._search.faq_asked(general, facts):
+                asked = general
         # "the zip on my jacket broke": what to do about a faulty item, not the jacket's zip;
         # unless an FAQ on that problem asks it in the shopper's words ("My waterproof jacket
         # is letting water in. Is it faulty?")

@@ -871,6 +871,23 @@ def test_a_follow_up_asking_only_how_much_is_asked_of_the_last_questions_place(
     assert "£9.95" in outcome.answer, outcome.answer
 
 
+def test_a_return_of_a_kind_without_a_rule_of_its_own_is_answered_as_any_items(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the product (twenty-seventh session): "how do I return some boots?" had
+    quoted the boots' care lines ("After every walk, knock off loose mud …"), "can I swap my
+    fleece for a bigger size?" a jacket's fit line; a kind with its own rule keeps it."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "how do I return some boots?")
+    assert outcome.evidence, outcome.answer
+    assert outcome.evidence[0].text.startswith("Start your return"), outcome.answer
+    assert "mud" not in outcome.answer, outcome.answer
+    outcome, _ = ask(portal, stack.chat, new_session(), "can I swap my fleece for a bigger size?")
+    assert outcome.evidence, outcome.answer
+    assert "Exchange" in outcome.evidence[0].text, outcome.answer
+    outcome, _ = ask(portal, stack.chat, new_session(), "can I return socks?")
+    assert "removed from their packaging" in outcome.answer, outcome.answer
+
+
 def test_a_figure_the_model_says_alone_must_be_the_answers(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -1,0 +1,66 @@
+"""A return or an exchange of a kind of product, read as asked of any item."""
+
+from __future__ import annotations
+
+from app.chat.any_item import AnyItem
+from tests.unit.passages import hit
+
+RECORDS = [
+    hit("Scafell Mid Walking Boot Men's", "Price (GBP): 149"),
+    hit("Torridon 3L Waterproof Jacket", "Price (GBP): 220"),
+    hit("Helvellyn 200 Fleece", "Price (GBP): 55"),
+    hit("Stormhollow 2 Tent", "Price (GBP): 289"),
+    hit("Merino Hiking Sock", "Price (GBP): 16"),
+    hit("Fernhill 230 g Gas Canister", "Delivery: UK only, and gas canisters cannot be returned."),
+    hit("ClearFlow Squeeze Water Filter", "Price (GBP): 30"),
+    hit("Ridgeline 45 Backpack", "Price (GBP): 120"),
+]  # fmt: skip
+PAGES = [
+    hit("Can I return a tent I've used?", "No, unless it's faulty.", kind="faq"),
+    hit(
+        "Returns and Refunds",
+        "For hygiene reasons the following can't be returned:\n"
+        "- **Socks** that have been removed from their packaging.\n"
+        "- **Personalised items**, such as jackets or backpacks embroidered with a name.",
+        kind="policy",
+        section="Returns and Refunds › What condition items need to be in",
+    ),
+    hit(
+        "Returns and Refunds",
+        "- **Water filters** that have been wet.",
+        kind="policy",
+        section="Returns and Refunds › Items we can't accept back",
+    ),
+    hit(
+        "Returns and Refunds",
+        "- **Footwear:** try boots on indoors, on a clean carpet.",
+        kind="policy",
+        section="Returns and Refunds › How to try things on",
+    ),
+]
+ITEMS = AnyItem([h.passage for h in RECORDS + PAGES])
+
+
+def test_a_return_of_a_kind_the_pages_have_no_rule_for_is_asked_of_any_item() -> None:
+    assert ITEMS.read("how do I return some boots?") == "how do I return an item?"
+    assert ITEMS.read("how do I return my walking boots") == "how do I return an item"
+    assert ITEMS.read("can I swap my fleece for a bigger size?") == (
+        "can I swap an item for a bigger size?"
+    )
+    # what a list item is an example of is its own: personalised items, not jackets
+    assert ITEMS.read("I need to send back a jacket that doesn't fit") == (
+        "I need to return an item that doesn't fit"
+    )
+
+
+def test_a_kind_the_pages_give_a_return_rule_of_its_own_is_left_as_asked() -> None:
+    assert ITEMS.read("can I return my tent?") is None  # an FAQ's question names it
+    assert ITEMS.read("can I return socks?") is None  # an item of a list a return leads
+    assert ITEMS.read("can i send back a water filter?") is None  # under "can't accept back"
+    assert ITEMS.read("can i return a gas canister i haven't opened?") is None  # its record
+
+
+def test_a_message_asking_no_return_or_naming_no_kind_is_left_as_asked() -> None:
+    assert ITEMS.read("are the boots waterproof?") is None
+    assert ITEMS.read("do the boots come back in stock?") is None
+    assert ITEMS.read("how do I return an order?") is None
