@@ -92,6 +92,14 @@ class Catalog:
                 self._titles_by_word[word].append(product.title)
             kind = FOR_WHOM.sub("", product.title)
             self._kinds.append((passage, stems(kind), kind_stems(product.title)))
+        # a kind written as one word with another kind's name at its end is of that kind too
+        # ("Overtrousers" are trousers)
+        lasts = {words[-1].lower() for p, _, _ in self._kinds if (words := _kind_words(p.title))}
+        self._kinds = [
+            (record, said | tails, last | tails)
+            for record, said, last in self._kinds
+            for tails in [_tails(_kind_words(record.title), lasts)]
+        ]
         self._words: dict[str, set[str]] = defaultdict(set)  # document id → its records' stems
         self._described: dict[str, str] = {}  # document id → the passage with its description
         # document id → (passage id, its field names' stems), in the record's order
@@ -331,6 +339,19 @@ class Catalog:
         line, kind = own[models[0] - 1], set(own[models[0] + 1 :])
         sold = [t for t in self._titles_by_word.get(line, ()) if {number, *kind} <= set(tokens(t))]
         return self._by_title[sold[0]] if len(sold) == 1 else None
+
+
+def _kind_words(title: str) -> list[str]:
+    return FOR_WHOM.sub("", title).split()
+
+
+def _tails(words: list[str], lasts: set[str]) -> frozenset[str]:
+    """The stems of the kinds ``words``' last word ends with, as a compound's head ("trousers"
+    of "Overtrousers"), from ``lasts`` (every kind's word); empty when none."""
+    last = words[-1].lower() if words else ""
+    return frozenset().union(
+        *(stems(kind) for kind in lasts if len(kind) >= 3 and last != kind and last.endswith(kind))
+    )
 
 
 def _sizes(listed: str) -> frozenset[str]:

@@ -61,7 +61,11 @@ _NOT_GOODS = re.compile(
 # damaged on its way
 _DAMAGED = re.compile(
     r"\b(?:arrived|came|turned\s+up|was\s+delivered|got\s+here)\s+(?:\w+\s+){0,2}?"
-    r"(?:damaged|broken|smashed|crushed|dented|cracked|torn|ripped|soaked)\b|"
+    r"(?:damaged|broken|smashed|crushed|dented|cracked|torn|ripped|soaked|scratched|scuffed|"
+    r"bent|shattered|stained)\b|"
+    r"\b(?:arrived|came|turned\s+up|was\s+delivered|got\s+here)\s+(?:\w+\s+){0,2}?with\s+"
+    r"(?:(?:a|an|some|two|three|several|big|huge|large|deep)\s+){0,2}"
+    r"(?:dents?|cracks?|holes?|tears?|rips?|scratch(?:es)?|scuffs?|stains?|damage)\b|"
     r"\bdamaged\s+(?:in\s+(?:transit|the\s+post|delivery)|parcel|package|box)\b|"
     r"\b(?:box|parcel|package|packaging)\s+(?:was|is|came|arrived)\s+(?:\w+\s+)?"
     r"(?:damaged|crushed|smashed|torn|ripped|soaked|open(?:ed)?)\b",

@@ -70,7 +70,13 @@ from app.retrieval.line_vectors import LineVectors
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retriever
-from app.retrieval.rewrite import asked_questions, is_bare, resolve_bare, resolve_plural
+from app.retrieval.rewrite import (
+    asked_questions,
+    is_bare,
+    resolve_bare,
+    resolve_plural,
+    resolve_statement,
+)
 from app.sessions.base import SessionStore, ShownSource, Turn
 from app.sessions.turn_vectors import TurnVectorCache
 
@@ -271,7 +277,9 @@ class ChatService:
             # the product the conversation is on)
             asked = resolve_plural(asked, last, facts.vocabulary.holds_phrase)
             # "how much?" after "do you deliver to jersey?": asked of what that asked of
-            asked = resolve_bare(asked, _last_named(turns, facts.vocabulary))
+            # "I placed the order 2 hours ago" after "can I change my delivery address?"
+            named = _last_named(turns, facts.vocabulary)
+            asked = resolve_statement(resolve_bare(asked, named), named)
             if asks_comparison(question) and not facts.catalog.compared(question):
                 # "which one is lightest?" of the products the last answer listed
                 titles = [p.title for d in listed if (p := facts.catalog.document(d))]
@@ -310,8 +318,10 @@ class ChatService:
         shown = records[:MAX_LISTED]
         outcome.passages, outcome.composed = shown, True
         outcome.answer_policy = self._options.answer_policy
-        outcome.answered, outcome.product = True, None
+        outcome.answered = True
         outcome.listed = tuple(r.passage.document_id for r in shown)
+        # the one product of its kind is what the conversation is on: "what sizes?" next
+        outcome.product = outcome.listed[0] if len(records) == 1 else None
         answer = listing_answer(listed, [r.passage for r in shown], of=len(records))
         outcome.answer = outcome.note = answer
         outcome.citations = cited(answer, shown)

@@ -4,7 +4,8 @@
 "I want to file a reclamation" about a complaint, "cancel purchase 00123842" about an order,
 "update my address" or "edit" it about changing it, "how do I contact customer support?" about
 contacting the shop ("Contact us"), "cancel my account" about deleting it, "order status" about
-its tracking, "Christmas Eve" about 24 December; and "I want to check …", "help me see …" open a
+its tracking, "where is my order?" about how to track it ("my order number is …, where is it?"
+too), "Christmas Eve" about 24 December; and "I want to check …", "help me see …" open a
 request, asking nothing of the pages themselves.
 These are the words of retail customer service in general (not of one shop), so each is read
 as the pages' word only when the pages do not use it themselves, as an abbreviation is
@@ -113,6 +114,18 @@ _STATUS = re.compile(
     r"(?P<of>order|purchase|parcel|delivery)\b",
     re.IGNORECASE,
 )
+# "where is my order?", "where's my parcel": how to track it
+_WHERE = re.compile(
+    r"\bwhere(?:['’]?s|\s+is|\s+are)\s+(?P<whose>my|our|the)\s+"
+    r"(?P<thing>order|parcel|delivery|stuff|items?|things?|package)\b",
+    re.IGNORECASE,
+)
+# "my order number is 12345678, where is it?": the order given, then asked of as "it"
+_GIVEN_ORDER = re.compile(
+    r"^\W*(?:(?:my|our|the)\s+)?order\s*(?:number|no\.?|num|ref(?:erence)?)?\s*(?:is\s+)?"
+    r"#?\s*\d{5,}\s*[,.;:!-]*\s*(?=\S)",
+    re.IGNORECASE,
+)
 # "I expect a refund of 299 dollars": when it comes, as the shopper who waits for it asks
 _EXPECTED = re.compile(r"\bexpect(?P<ing>ing)?\s+(?=(?:a|my|the|your|ur)\s+refunds?\b)", re.I)
 # "purchase" names an order when it is one the shopper placed: "my purchase", "purchase 0012…"
@@ -152,6 +165,9 @@ def in_shop_words(
         verb = verb if verb in _CHANNELS else "contact"
         return f"{verb.removesuffix('e')}ing us" if said.endswith("ing") else f"{verb} us"
 
+    given = _GIVEN_ORDER.match(question)
+    if given is not None:  # "…, where is it?": where the order is
+        question = re.sub(r"\bit\b", "my order", question[given.end() :], count=1)
     read = _OPENING.sub("", question)
     read = _SERVICE.sub(service, read)
     read = _SUM.sub(lambda m: m["what"], read)
@@ -163,6 +179,7 @@ def in_shop_words(
             f"tracking of {m['whose']}{m['of']}",
             read,
         )  # fmt: skip
+    read = _WHERE.sub(lambda m: f"how do I track {m['whose']} {m['thing']}", read)
     read = _UPDATE.sub(update, read)
     read = _PATTERN.sub(same, read)
     for pattern, pages in _COMPLAINT:

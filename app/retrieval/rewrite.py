@@ -153,3 +153,41 @@ def resolve_bare(question: str, last: str) -> str:
 def is_bare(question: str) -> bool:
     """Whether ``question`` asks only a price, a time or a date, of nothing it names."""
     return bool(_BARE.match(question))
+
+
+# a message that asks for something without a question's form ("I want to …", "please …", "tell
+# me …", "help me …"): a request of its own
+_REQUEST = re.compile(
+    r"^\W*(?:(?:i|we)\s*(?:'d|would)?\s*(?:want|need|wanna|like|wish|hope)|i['’]d\s+like|"
+    r"please|pls|plz|help|tell|show|explain|give|send|let|looking|search|find|check|"
+    r"where|why|who|whose|whom)\b",
+    re.IGNORECASE,
+)
+# how long a message telling something of the last question may be (longer ones say their own)
+_TELLING_WORDS = 15
+# what a shopper tells of their case: when, how long ago, how many ("I placed the order 2 hours
+# ago", "it was yesterday"); a reaction ("the little fell one looks good") tells nothing of it
+_CASE = re.compile(
+    r"\d|\b(?:ago|yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evening)|"
+    r"last\s+(?:night|week|month|year)|(?:minutes?|hours?|days?|weeks?|months?|years?))\b",
+    re.IGNORECASE,
+)
+
+
+def resolve_statement(message: str, last: str) -> str:
+    """A follow-up that tells when, how long ago or how many and asks nothing ("I placed the
+    order 2 hours ago" after "can I change my delivery address?") read after the question it
+    tells it of ("can I change my delivery address? I placed the order 2 hours ago"); a message
+    that asks, requests or tells something else ("the little fell one looks good"), or a first
+    turn's, is left as it is."""
+    told = message.strip()
+    if (
+        not last.strip()
+        or "?" in told
+        or opens_question(told)
+        or _REQUEST.match(told)
+        or len(told.split()) > _TELLING_WORDS
+        or not _CASE.search(told)
+    ):
+        return message
+    return f"{last.strip().rstrip('?.! ')}? {told}"

@@ -888,6 +888,35 @@ def test_a_return_of_a_kind_without_a_rule_of_its_own_is_answered_as_any_items(
     assert "removed from their packaging" in outcome.answer, outcome.answer
 
 
+def test_the_one_product_of_a_kind_listed_is_what_the_next_question_asks_of(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the product (twenty-seventh session): "do you have any waterproof
+    trousers?" quoted the softshell trousers' "Shower resistant, not waterproof" (the
+    Overtrousers were not of the kind "trousers"), and "what sizes?" after a list of one the
+    Size Guide page's introduction."""
+    session = new_session()
+    outcome, _ = ask(portal, stack.chat, session, "do you have any waterproof trousers?")
+    assert "Torridon 3L Waterproof Overtrousers" in outcome.answer, outcome.answer
+    assert "Kinder" not in outcome.answer, outcome.answer
+    outcome, _ = ask(portal, stack.chat, session, "what sizes?")
+    assert outcome.evidence, outcome.answer
+    assert outcome.evidence[0].text.startswith("Sizes:"), outcome.answer
+    assert "Overtrousers" in outcome.answer, outcome.answer
+
+
+def test_where_an_order_is_is_answered_with_how_to_track_it(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the product (twenty-seventh session): "my order number is 12345678, where
+    is it?" quoted the VAT registration number; "where is my order?" the change window."""
+    for message in ("where is my order?", "my order number is 12345678, where is it?"):
+        outcome, _ = ask(portal, stack.chat, new_session(), message)
+        assert outcome.evidence, outcome.answer
+        assert "tracking" in outcome.evidence[0].text, outcome.answer
+        assert "VAT" not in outcome.answer, outcome.answer
+
+
 def test_a_figure_the_model_says_alone_must_be_the_answers(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -18,6 +18,7 @@ from app.retrieval.rewrite import (
     resolve_bare,
     resolve_ellipsis,
     resolve_plural,
+    resolve_statement,
 )
 from app.retrieval.terms import identifiers, index_terms
 
@@ -230,6 +231,27 @@ def test_a_follow_up_asking_only_a_price_or_a_time_is_asked_of_the_last_question
     ):
         assert resolve_bare(other, last) == other
     assert resolve_bare("how much?", "") == "how much?"
+
+
+def test_a_follow_up_telling_when_is_read_after_the_question_it_tells_it_of() -> None:
+    last = "can I change my delivery address?"
+    assert resolve_statement("I placed the order 2 hours ago", last) == (
+        "can I change my delivery address? I placed the order 2 hours ago"
+    )
+    assert resolve_statement("ordered it yesterday", last) == (
+        "can I change my delivery address? ordered it yesterday"
+    )
+    # a question, a request, a reaction, or a first turn: left as it is
+    for other in (
+        "did you get it 2 days ago?",
+        "I want to cancel it by 5pm",
+        "the little fell one looks good",
+        "how long do I have, 2 days?",
+    ):
+        assert resolve_statement(other, last) == other
+    assert resolve_statement("I placed the order 2 hours ago", "") == (
+        "I placed the order 2 hours ago"
+    )
 
 
 class ContactPage:

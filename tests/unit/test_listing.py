@@ -12,11 +12,13 @@ WAX = hit("Beeswax Leather Boot Wax", "Price (GBP): 9\nDescription: Wax for leat
 BOOT = hit("Scafell Mid Waterproof Walking Boot Men's", "Price (GBP): 149.00")
 POLES = hit("Striderlite Carbon Trekking Poles (pair)", "Price (GBP): 89")
 TENT_3 = hit("Stormhollow 3 Tent", "Price (GBP): 349")
+TROUSERS = hit("Kinder Softshell Trousers Men's", "Price (GBP): 75")
+OVERTROUSERS = hit("Torridon 3L Waterproof Overtrousers", "Price (GBP): 159")
 
 
 @pytest.fixture
 def catalog() -> Catalog:
-    shop = [TENT, FOOTPRINT, TENT_3, JACKET, WAX, BOOT, POLES, RETURNS]
+    shop = [TENT, FOOTPRINT, TENT_3, JACKET, WAX, BOOT, POLES, TROUSERS, OVERTROUSERS, RETURNS]
     return Catalog(h.passage for h in shop)
 
 
@@ -63,6 +65,12 @@ def test_a_kind_is_the_products_whose_titles_end_in_it(catalog: Catalog) -> None
     # the boot, not the boot wax; "Men's" and "(pair)" after the kind do not hide it
     assert titles("what boots do you sell") == ["Scafell Mid Waterproof Walking Boot Men's"]
     assert titles("do you stock trekking poles") == ["Striderlite Carbon Trekking Poles (pair)"]
+    # a kind written as one word ending in another kind's name is of that kind too
+    assert titles("do you have any waterproof trousers?") == ["Torridon 3L Waterproof Overtrousers"]
+    assert titles("what trousers do you sell") == [
+        "Kinder Softshell Trousers Men's",
+        "Torridon 3L Waterproof Overtrousers",
+    ]
     # a kind no title holds: answered as any other question
     assert titles("Do you have a loyalty points scheme?") == []
     assert titles("do u stock salomon trail shoes?") == []

@@ -20,6 +20,8 @@ from app.chat.problems import DAMAGED, FAULTY, NOT_ARRIVED, WRONG, reported_prob
         ("my delivery is really late", NOT_ARRIVED),
         ("the box arrived crushed and the stove is dented", DAMAGED),
         ("it came damaged in transit", DAMAGED),
+        ("the stove arrived with a dent in it", DAMAGED),
+        ("the pot arrived scratched", DAMAGED),
         ("you sent me the wrong size", WRONG),
         ("I received the wrong colour", WRONG),
         ("a tent peg is missing from my order", WRONG),

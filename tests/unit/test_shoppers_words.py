@@ -93,6 +93,9 @@ def test_an_account_cancelled_is_deleted_and_an_orders_status_is_its_tracking() 
     assert _read("cancel account", {"cancel account"}) == "cancel account"  # the pages' own
     assert _read("whats my order status") == "whats my order tracking"
     assert _read("status of my parcel") == "tracking of my parcel"
+    assert _read("where is my order?") == "how do I track my order?"
+    assert _read("my order number is 12345678, where is it?") == "how do I track my order?"
+    assert _read("Order 0012345: is it dispatched?") == "is my order dispatched?"
 
 
 def test_the_sum_a_shopper_expects_back_is_their_own_case() -> None:
