@@ -362,6 +362,13 @@ def asks_comparison(question: str) -> bool:
     return bool(_COMPARING.search(question))
 
 
+@functools.cache
+def differing() -> frozenset[str]:
+    """The stems of a comparison's words that ask nothing of the products but how they differ
+    ("compare" is no "Compatibility")."""
+    return stems("difference differ different between compare compared comparing vs versus")
+
+
 def _compared_lines(
     question: str,
     earlier: Sequence[str],
@@ -377,6 +384,9 @@ def _compared_lines(
     question names in full."""
     # what is asked of each: not the products' names ("Doors: 2" holds the 2 of "Stormhollow 2")
     asked = _asked_in(question, earlier) - {w for t in named for w in stems(t)}
+    asked -= differing()
+    if not asked:  # "what's the difference between them?": what each one is
+        asked = frozenset({_DESCRIPTION_STEM})
     picked: list[_Scored] = []
     for title in named:
         ranked = _ranked(question, asked, candidates, similarity, passages, title)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from app.chat.catalog import Focus
-from app.chat.evidence import asked_stems, asks_comparison, asks_what_it_is, stems
+from app.chat.evidence import asked_stems, asks_comparison, asks_what_it_is, differing, stems
 from app.chat.faq_questions import paraphrased_faq
 from app.chat.page_facts import PageFacts
 from app.chat.reading import read_question
@@ -105,7 +105,7 @@ class TurnSearch:
             # ("what's the difference between the torridon and the skiddaw?") its description
             first = [
                 i for product in both
-                for i in (facts.catalog.holding(product, asked - stems(product.title))
+                for i in (facts.catalog.holding(product, asked - stems(product.title) - differing())
                           or facts.catalog.describing(product))[:1]
             ]  # fmt: skip
         elif focus is not None and asks_what_it_is(question, focus.product.title, asked):

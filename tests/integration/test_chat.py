@@ -917,6 +917,28 @@ def test_where_an_order_is_is_answered_with_how_to_track_it(
         assert "VAT" not in outcome.answer, outcome.answer
 
 
+def test_how_two_products_differ_is_answered_with_what_each_one_is(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the product (twenty-seventh session): "what's the difference between the
+    cairngorm 800 and 650?" showed the 800's colours beside the 650's description, and
+    "compare the stormhollow 2 and the stormhollow 3" the 2's Compatibility line ("compare")."""
+    outcome, _ = ask(
+        portal,
+        stack.chat,
+        new_session(),
+        "what's the difference between the cairngorm 800 and 650?",
+    )
+    assert "warmest-for-weight" in outcome.answer, outcome.answer
+    assert "The everyday Cairngorm" in outcome.answer, outcome.answer
+    assert "Colours" not in outcome.answer, outcome.answer
+    outcome, _ = ask(
+        portal, stack.chat, new_session(), "compare the stormhollow 2 and the stormhollow 3"
+    )
+    assert "Compatibility" not in outcome.answer, outcome.answer
+    assert "A freestanding three-season tent for two" in outcome.answer, outcome.answer
+
+
 def test_a_figure_the_model_says_alone_must_be_the_answers(
     portal: BlockingPortal, stack: Any
 ) -> None:
