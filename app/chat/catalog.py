@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from app.chat.evidence import FOR_WHOM, field_label, kind_stems, stems, units
 from app.chat.listing import picked_place
-from app.chat.products import compared, cuts, name_words, named_titles, tokens
+from app.chat.products import compared, cuts, extends_model, name_words, named_titles, tokens
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import identifiers
@@ -230,7 +230,7 @@ class Catalog:
                 w for t in self._titles_by_word.get(word, ()) for w in name_words(t)
                 if _NUMBERED.search(w)
             }  # fmt: skip
-            if models and number not in models:
+            if models and number not in models and not extends_model(number, models):
                 found = re.search(rf"\b{re.escape(word)}\W+{re.escape(number)}\b", text, re.I)
                 return found.group(0) if found else f"{word} {number}"
         return None

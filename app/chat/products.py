@@ -54,6 +54,7 @@ def names(text: str, title: str) -> float:
     if not wanted:
         return 0.0
     said = set(tokens(text))
+    said |= {w for w in wanted if _NUMBERED.search(w) and _extends(w, said)}  # "ridgeline 65"
     held = wanted & said
     if not held or not any(not _NUMBERED.search(w) for w in held):
         return 0.0  # a bare number ("2") names nothing
@@ -63,6 +64,17 @@ def names(text: str, title: str) -> float:
         if said_numbers:  # another model of the same line
             return 0.0
     return len(held) / len(wanted)
+
+
+def _extends(model: str, said: set[str]) -> bool:
+    """Whether ``model`` is a number said with its extra ("65+10" of a said "65")."""
+    return any(model.startswith(f"{number}+") for number in said if number[:1].isdigit())
+
+
+def extends_model(number: str, models: set[str]) -> bool:
+    """Whether a said ``number`` is one of ``models`` said without its extra ("65" of
+    "65+10")."""
+    return any(_extends(model, {number}) for model in models)
 
 
 # how fully a text must name a product (`names`) to name it

@@ -193,3 +193,18 @@ def test_a_product_is_named_without_its_kind_words() -> None:
     )
     assert catalog.named("the striderlite kit") == catalog.titled(kit.title)
     assert catalog.named("can you post a 230 g canister?") == catalog.titled(gas.title)
+
+
+def test_a_model_number_said_without_its_extra_names_the_model() -> None:
+    """Shoppers say "the ridgeline 65" of the Ridgeline 65+10 Backpack; it had been declined as
+    a model the shop does not sell."""
+    packs = [
+        hit(f"Ridgeline {model} Backpack", "Price (GBP): 120").passage
+        for model in ("35", "45", "65+10")
+    ]
+    catalog = Catalog(packs)
+    big = catalog.titled("Ridgeline 65+10 Backpack")
+    assert catalog.named("i want to buy the ridgeline 65 but not sure it fits") == big
+    assert catalog.unknown_model("how heavy is the ridgeline 65?") is None
+    assert catalog.named("the ridgeline 45") == catalog.titled("Ridgeline 45 Backpack")
+    assert catalog.unknown_model("is the ridgeline 6 any good?") == "ridgeline 6"
