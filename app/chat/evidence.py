@@ -185,11 +185,28 @@ def units(passages: Sequence[ScoredPassage]) -> list[Unit]:
     return found
 
 
+# how many of a thing a question asks about ("more than one", "two", "several")
+_HOW_MANY = re.compile(
+    r"\b(?:more\s+than\s+one|(?:several|multiple|two|three|both|another|second|additional)\b"
+    r"|\d+\s+(?:codes?|cards?|items?|orders?|parcels?)\b)",
+    re.IGNORECASE,
+)
+
+
+def counts(question: str) -> bool:
+    """Whether ``question`` asks how many of a thing ("Can I use more than one discount
+    code?"): a question that counts asks another thing than one that does not."""
+    return bool(_HOW_MANY.search(question))
+
+
 def answers_faq(question: str, line: Evidence, passages: Sequence[ScoredPassage]) -> bool:
     """Whether ``line`` opens the shop's FAQ answer to the question the shopper asked: the FAQ's
-    own question holds most of the shopper's words, and the line is its answer's first."""
+    own question holds most of the shopper's words, counts what the shopper counts ("more than
+    one discount code" is not "a discount code"), and the line is its answer's first."""
     passage = passages[line.number - 1].passage
     if passage.kind != "faq" or _asks(asked_stems(question), passage) < FAQ_MATCH:
+        return False
+    if counts(passage.title) and not counts(question):
         return False
     opening = next(iter(units([passages[line.number - 1]])), None)
     return opening is not None and line.text.startswith(opening.text[:40])

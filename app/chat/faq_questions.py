@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from app.chat.answerability import names_in
+from app.chat.evidence import counts
 from app.index.passage import Passage
 from app.retrieval.line_vectors import LineVectors
 
@@ -53,8 +54,11 @@ async def paraphrased_faq(
     questions = await lines.vectors([p.title for p in faqs])
     cosines = questions @ vector
     best = int(np.argmax(cosines))
-    if float(cosines[best]) < threshold or _names(message) != _names(faqs[best].title):
+    title = faqs[best].title
+    if float(cosines[best]) < threshold or _names(message) != _names(title):
         return None
+    if counts(title) and not counts(message):
+        return None  # "Can I use more than one discount code?" is not "do you have a code?"
     return faqs[best].id
 
 

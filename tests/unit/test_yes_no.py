@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.chat.catalog import Catalog
 from app.chat.compose import composed_pieces
-from app.chat.evidence import Evidence
+from app.chat.evidence import Evidence, answers_faq
 from app.chat.service import _other_named
 from app.chat.yes_no import plain_answer
 from tests.unit.passages import hit
@@ -93,3 +93,17 @@ def test_the_other_product_is_one_the_line_names_and_the_question_does_not() -> 
         "Torridon 3L Waterproof Jacket Men's"
     )
     assert _other_named(line, "Does it fit under the Torridon 3L?", title, catalog) is None
+
+
+def test_an_faq_that_counts_answers_only_a_question_that_counts() -> None:
+    """Seen running the product (twenty-seventh session): "do you have a discount code?" was
+    answered "No." with the FAQ "Can I use more than one discount code?"."""
+    faq = hit(
+        "Can I use more than one discount code?",
+        "No, only one discount code can be used per order.",
+        kind="faq",
+    )
+    line = Evidence(1, "No, only one discount code can be used per order.")
+    assert not answers_faq("do you have a discount code?", line, [faq])
+    assert answers_faq("can I use two discount codes?", line, [faq])
+    assert answers_faq("can I use more than one discount code on an order?", line, [faq])
