@@ -145,9 +145,12 @@ def resolve_bare(question: str, last: str) -> str:
     "how long does it take?" after "do you deliver to jersey?"), read after the last question
     it asks it of ("do you deliver to jersey: how much?"); any other question, or a first
     turn's, is left as it is."""
-    if not last.strip() or not is_bare(question):
+    # what the last message asked of its own, not its own bare questions ("do you deliver to
+    # france? how much?" before "how long will it take?")
+    named = " ".join(p for p in re.split(r"(?<=[?.!])\s+", last.strip()) if not is_bare(p))
+    if not named or not is_bare(question):
         return question
-    return f"{last.strip().rstrip('?.! ')}: {question.strip()}"
+    return f"{named.rstrip('?.! ')}: {question.strip()}"
 
 
 def is_bare(question: str) -> bool:

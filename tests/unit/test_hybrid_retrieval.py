@@ -231,6 +231,10 @@ def test_a_follow_up_asking_only_a_price_or_a_time_is_asked_of_the_last_question
     ):
         assert resolve_bare(other, last) == other
     assert resolve_bare("how much?", "") == "how much?"
+    # the last message's own bare question is not asked again
+    assert resolve_bare("how long will it take?", "do you deliver to france? how much?") == (
+        "do you deliver to france: how long will it take?"
+    )
 
 
 def test_a_follow_up_telling_when_is_read_after_the_question_it_tells_it_of() -> None:
