@@ -71,6 +71,9 @@ class Catalog:
         # (`of_kind`), worked out once
         self._kinds: list[tuple[Passage, frozenset[str], frozenset[str]]] = []
         self._names: list[tuple[Product, str, list[str], frozenset[str]]] = []
+        # every kind's word: a kind written as one word with another's at its end is of that
+        # kind too ("Overtrousers" are trousers)
+        lasts = {_kind_words(p.title)[-1].lower() for p in passages if p.kind == "product"}
         for passage in passages:
             if passage.kind != "product" or passage.document_id in self._documents:
                 continue
@@ -90,16 +93,11 @@ class Catalog:
                     self._keys.setdefault(key, product)
             for word in name_words(product.title):
                 self._titles_by_word[word].append(product.title)
-            kind = FOR_WHOM.sub("", product.title)
-            self._kinds.append((passage, stems(kind), kind_stems(product.title)))
-        # a kind written as one word with another kind's name at its end is of that kind too
-        # ("Overtrousers" are trousers)
-        lasts = {words[-1].lower() for p, _, _ in self._kinds if (words := _kind_words(p.title))}
-        self._kinds = [
-            (record, said | tails, last | tails)
-            for record, said, last in self._kinds
-            for tails in [_tails(_kind_words(record.title), lasts)]
-        ]
+            kind = _kind_words(product.title)
+            tails = _tails(kind, lasts)
+            self._kinds.append(
+                (passage, stems(" ".join(kind)) | tails, kind_stems(product.title) | tails)
+            )
         self._words: dict[str, set[str]] = defaultdict(set)  # document id → its records' stems
         self._described: dict[str, str] = {}  # document id → the passage with its description
         # document id → (passage id, its field names' stems), in the record's order
@@ -342,7 +340,8 @@ class Catalog:
 
 
 def _kind_words(title: str) -> list[str]:
-    return FOR_WHOM.sub("", title).split()
+    """The words of ``title`` but for whom it is cut ("Men's"): its name and its kind."""
+    return FOR_WHOM.sub("", title).split() or [""]
 
 
 def _tails(words: list[str], lasts: set[str]) -> frozenset[str]:
