@@ -24,7 +24,16 @@ from urllib.parse import urlsplit
 
 from app.chat.evidence import FOR_WHOM, field_label, kind_stems, stems, units
 from app.chat.listing import picked_place
-from app.chat.products import compared, cuts, extends_model, name_words, named_titles, tokens
+from app.chat.products import (
+    compared,
+    cut_asked,
+    cuts,
+    extends_model,
+    name_words,
+    named_titles,
+    tokens,
+    without_cut,
+)
 from app.index.passage import Passage
 from app.retrieval.published_index import ScoredPassage
 from app.retrieval.terms import identifiers
@@ -282,7 +291,11 @@ class Catalog:
         for document_id in (*earlier, *(before if _POINTS_BACK.search(question) else ())):
             product = self.document(document_id) if document_id else None
             if product is not None:
-                other = self.other_model(question, product) or self.part_of(question, product)
+                other = (
+                    self.other_model(question, product)
+                    or self.other_cut(question, product)
+                    or self.part_of(question, product)
+                )
                 return Focus(other or product, named=False)
         return None
 
@@ -337,6 +350,22 @@ class Catalog:
         line, kind = own[models[0] - 1], set(own[models[0] + 1 :])
         sold = [t for t in self._titles_by_word.get(line, ()) if {number, *kind} <= set(tokens(t))]
         return self._by_title[sold[0]] if len(sold) == 1 else None
+
+    def other_cut(self, question: str, product: Product) -> Product | None:
+        """Another cut of ``product`` that a short follow-up asks about by whom it is cut for
+        alone ("Is the Scafell Mid OK with crampons?" → "what about the women's one?": the
+        Scafell Mid Waterproof Walking Boot Women's); None when the question names no cut,
+        ``product``'s own, or one the shop does not sell of it."""
+        asked = cut_asked(question)
+        if asked is None or len(question.split()) > 8 or asked == cut_asked(product.title):
+            return None
+        own = without_cut(product.title)
+        sold = [
+            p
+            for title, p in self._by_title.items()
+            if title != product.title and cut_asked(title) == asked and without_cut(title) == own
+        ]
+        return sold[0] if len(sold) == 1 else None
 
 
 def _kind_words(title: str) -> list[str]:

@@ -8,6 +8,7 @@ quoted line is a verbatim unit of a passage the turn was given, cited by its pas
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 
 from app.chat.evidence import Evidence, table_cells
@@ -91,8 +92,11 @@ def composed_pieces(
         head = f"The closest I can find is what {where}:" if partial else f"Here is what {where}:"
     else:
         hit = passages[lines[0].number - 1]
-        # a table's rows say no more than their cells: the section says what they are of
-        under = hit.passage.heading if lines[0].text.startswith("|") else ""
+        # a table's rows say no more than their cells, and a line that goes on from the
+        # heading ("Including Norway, …, Canada …") no more than its words: the section says
+        # what they are of
+        said = [line for line in lines if line.number == lines[0].number]
+        under = hit.passage.heading if any(_of_its_heading(s.text) for s in said) else ""
         head = lead_in(hit, closest=partial, under=under)
     if covered:
         head = f"{covered} {head}"
@@ -178,6 +182,15 @@ def _pages_say(pages: list[str]) -> str:
         return f"our product pages for {named} say"
     page = "page" if len(products) == 1 else "pages"
     return f"our product {page} for {named} and our help pages say"
+
+
+# a line that does not say what it is of: a table's row, one going on from its heading
+_GOES_ON = re.compile(r"^(?:\||(?:Including|Excluding|Except|Plus)\b|[a-z])")
+
+
+def _of_its_heading(line: str) -> bool:
+    """Whether ``line`` says what it is of only under its section's heading."""
+    return bool(_GOES_ON.match(line))
 
 
 def lead_in(hit: ScoredPassage, *, closest: bool = False, under: str = "") -> str:

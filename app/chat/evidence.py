@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from app.chat.defences.planted_instructions import is_request
 from app.chat.products import (
+    CUT_WORDS,
     GENERIC,
     PRODUCT_CODE,
     compared,
@@ -542,7 +543,10 @@ def _asked_in(question: str, earlier: Sequence[str]) -> frozenset[str]:
     asks what the last question asked ("How heavy is the Stormhollow 2 Tent?" → "and the 3?":
     the weight)."""
     asked = asked_stems(question)
-    if earlier and _ELLIPTICAL.match(question) and not {w for w in asked if not w.isdigit()}:
+    # a model's number or a cut is no word of its own: "and the 3?", "what about the women's?"
+    cut = {stem(w) for w in CUT_WORDS}
+    own = {w for w in asked if not w.isdigit() and w not in cut}
+    if earlier and _ELLIPTICAL.match(question) and not own:
         return asked | asked_stems(earlier[0])
     return asked
 
@@ -861,7 +865,14 @@ def asked_stems(question: str) -> frozenset[str]:
     words that only frame it ("tell me about") hold nothing a line could answer."""
     words = plain_words(question)
     asked = {stem(w) for w in words} - FRAMING | {f for w in words for f in FIELD_NAMES.get(w, ())}
-    return frozenset(asked | ({stem("price")} if HOW_MUCH.search(question) else set()))
+    asked |= {stem("price")} if HOW_MUCH.search(question) else set()
+    return frozenset(asked | ({stem("time")} if _HOW_LONG_IT_TAKES.search(question) else set()))
+
+
+# "how long does it take?", "how many days will delivery take": a time ("Delivery time")
+_HOW_LONG_IT_TAKES = re.compile(
+    r"\bhow\s+(?:long|many\s+days)\b(?:\W+\w+){0,4}?\W+tak(?:e|es|ing)\b", re.I
+)
 
 
 # A figure's unit, by its symbol, and the stems of the words that name it: "600 L" holds the
@@ -1166,7 +1177,9 @@ def _fields(line: str) -> list[str]:
     """'Specs: Weight: 420 g; Fit: regular' → its 'Field: value' parts; [] for other lines.
 
     A part that is not 'Field: value' belongs to the field before it ("Pitching: Freestanding;
-    fly-first or all-in-one" stays one field)."""
+    fly-first or all-in-one" stays one field); a line of one such part is a field of its own,
+    whose value says something with a colon ("Stock: Discontinued: final stock in sizes M and L
+    only; it will not be restocked")."""
     label, sep, rest = line.partition(": ")
     if not sep or len(label.split()) > 3 or ";" not in rest or not _FIELD.match(rest):
         return []
@@ -1176,7 +1189,7 @@ def _fields(line: str) -> list[str]:
             parts[-1] += f"; {part}"
         else:
             parts.append(part.strip())
-    return parts
+    return parts if len(parts) > 1 else []
 
 
 def field_label(unit: str) -> frozenset[str]:

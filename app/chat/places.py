@@ -147,6 +147,12 @@ _WHERE_GOODS_GO = re.compile(
 
 # a follow-up that points back at what the last question asked about
 _POINTS_BACK = re.compile(r"\b(?:it|that|there|this)\b", re.IGNORECASE)
+# a follow-up that goes on about the delivery itself: what is paid on it, how it is sent
+_OF_THE_DELIVERY = re.compile(
+    r"\b(?:customs|duty|duties|import\w*|VAT|tax(?:es)?|deliver\w*|ship\w*|postage|courier\w*|"
+    r"arrive\w*|tracked|tracking)\b",
+    re.IGNORECASE,
+)
 
 
 class Places:
@@ -204,6 +210,16 @@ class Places:
         if found or not _POINTS_BACK.search(question) or self.mentioned(question):
             return found
         return self.destinations(last)
+
+    def carried(self, question: str, last: str) -> str:
+        """A follow-up that names no place and goes on about the delivery, read with the
+        places the pages name that ``last`` (the last question that named something) asked
+        about: "do I pay customs?" after "do you ship to canada?" is "do I pay customs? (to
+        Canada)", not the EU's "we pay any customs charges on your behalf"."""
+        if self.mentioned(question) or not _OF_THE_DELIVERY.search(question):
+            return question
+        found = self.destinations(last)
+        return f"{question.rstrip()} (to {' and '.join(found)})" if found else question
 
     def by_catch_all(self, text: str) -> list[str]:
         """The places in ``text`` read as a catch-all region ("Iceland" as "the rest of the

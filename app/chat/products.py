@@ -101,13 +101,31 @@ def named_titles(text: str, titles: Iterable[str], *, threshold: float = NAMED) 
 
 
 # Words that tell apart the cuts of one product: "Torridon 3L Waterproof Jacket Men's/Women's".
-_CUT = frozenset("mens womens men women ladies kids childrens junior unisex".split())  # noqa: SIM905
+CUT_WORDS = frozenset("mens womens men women ladies kids childrens junior unisex".split())  # noqa: SIM905
+
+
+# The cut a shopper names, in their words: "for women", "the ladies' one", "mens"
+_CUT_SAID = {
+    "mens": "mens", "men": "mens", "womens": "womens", "women": "womens", "ladies": "womens",
+    "kids": "kids", "childrens": "kids", "junior": "kids",
+}  # fmt: skip
+
+
+def cut_asked(text: str) -> str | None:
+    """The one cut ``text`` names ("mens", "womens", "kids"), or None for none or several."""
+    said = {_CUT_SAID[w] for w in tokens(text) if w in _CUT_SAID}
+    return said.pop() if len(said) == 1 else None
+
+
+def without_cut(title: str) -> tuple[str, ...]:
+    """The words of ``title`` but for whom it is cut for."""
+    return tuple(w for w in tokens(title) if w not in CUT_WORDS)
 
 
 def cuts(titles: Iterable[str]) -> bool:
     """``titles`` are two or more cuts of one product, alike but for whom they are cut for."""
     named = set(titles)
-    kept = {tuple(w for w in tokens(t) if w not in _CUT) for t in named}
+    kept = {without_cut(t) for t in named}
     return len(named) > 1 and len(kept) == 1
 
 

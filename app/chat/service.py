@@ -280,6 +280,8 @@ class ChatService:
             # "I placed the order 2 hours ago" after "can I change my delivery address?"
             named = _last_named(turns, facts.vocabulary)
             asked = resolve_statement(resolve_bare(asked, named), named)
+            # "do I pay customs?" after "do you ship to canada?": to Canada
+            asked = facts.vocabulary.places.carried(asked, named)
             if asks_comparison(question) and not facts.catalog.compared(question):
                 # "which one is lightest?" of the products the last answer listed
                 titles = [p.title for d in listed if (p := facts.catalog.document(d))]

@@ -130,7 +130,13 @@ class TurnSearch:
             if not first:  # "what time does live chat close on a saturday": its table's row
                 cell = facts.pages.cell_asked(asked)
                 first = [cell] if cell else []
-        named = focus.product.title if focus is not None and focus.named else None
+        # the product the question names, or the cuts it names alike ("is the scafell mid ok
+        # with crampons?": the men's and the women's records, though no line is near enough)
+        named = (
+            [focus.product.title]
+            if focus is not None and focus.named
+            else [p.title for p in facts.catalog.cuts_named(question)]
+        )
         if len(searches) == 1:
             retrieval = self._retriever.search(
                 queries, texts, prefer=page, first=first, named=named

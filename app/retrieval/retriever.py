@@ -92,20 +92,21 @@ class Retriever:
         served: ServedIndex | None = None,
         prefer: str | None = None,
         first: Sequence[str] = (),
-        named: str | None = None,
+        named: Sequence[str] = (),
     ) -> Retrieval:
         """Top passages for the query vectors and texts; ``texts[0]`` is the question itself.
         ``top_k`` asks for another number of passages than the configured one, for this call;
         ``prefer`` is the title of the product the shopper's page shows; ``first`` the ids of
         passages the caller knows hold what was asked (the product's "Price" line), put first;
-        ``named`` the title of the product the question names, whose passages are kept in their
-        ranked place whatever their cosine (the shopper named something the shop sells)."""
+        ``named`` the titles of the product the question names (or of the cuts it names alike: the
+        men's and the women's), whose passages are kept in their ranked place whatever their
+        cosine (the shopper named something the shop sells)."""
         top_k = top_k or self._top_k
         depth = self._depth or max(RANKED if self._ranker else 20, top_k * 4)
         served = served or self._index.current()
         given = [row for i in first if (row := served.row_of(i)) is not None]
         own = {*(served.rows_titled(prefer) if prefer else ()), *given}
-        its = set(served.rows_titled(named)) if named else set()
+        its = {row for title in named for row in served.rows_titled(title)}
         names = served.lexical.name_matches(texts[0]) if texts else set()
         ranked, best = self.candidates(served, queries, texts, depth, also=own | its | names)
         if self._ranker is not None and texts:
@@ -139,7 +140,7 @@ class Retriever:
         *,
         prefer: str | None = None,
         first: Sequence[str] = (),
-        named: str | None = None,
+        named: Sequence[str] = (),
     ) -> Retrieval:
         """One retrieval for a question in parts ("will it fit in the Ridgeline 65+10, and how
         long is its warranty?"): each part searched on its own, in the same index version, and

@@ -917,6 +917,57 @@ def test_where_an_order_is_is_answered_with_how_to_track_it(
         assert "VAT" not in outcome.answer, outcome.answer
 
 
+def test_a_product_named_by_the_name_its_cuts_share_is_found_and_a_cut_asked_next(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the product (twenty-eighth session): "is the scafell mid ok with
+    crampons?" found nothing above the floor (no line near enough, and the men's and the
+    women's boot named alike kept none of their records), and "what about the women's one?"
+    stayed on the men's boot; "and the womens?" after a price lost the price."""
+    session = new_session()
+    outcome, _ = ask(portal, stack.chat, session, "is the scafell mid ok with crampons?")
+    assert outcome.answered, outcome.answer
+    assert "Crampon compatibility: none" in outcome.answer, outcome.answer
+    outcome, _ = ask(portal, stack.chat, session, "what about the women's one?")
+    assert outcome.product is not None and outcome.product.endswith("FH-BOT-1102"), outcome.product
+    assert "Crampon compatibility: none" in outcome.answer, outcome.answer
+    session = new_session()
+    ask(portal, stack.chat, session, "what does the torridon 3L jacket men's weigh?")
+    outcome, _ = ask(portal, stack.chat, session, "what about for women")
+    assert "380 g" in outcome.answer, outcome.answer
+
+
+def test_a_records_field_whose_value_holds_a_colon_is_one_field(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the product (twenty-eighth session): the Langdale's "Stock: Discontinued:
+    final stock in sizes M and L only; it will not be restocked" was read as a "Discontinued"
+    field, so "is it in stock?" found no Stock field and was declined as another product's."""
+    session = new_session()
+    ask(portal, stack.chat, session, "what colours does the langdale jacket come in?")
+    outcome, _ = ask(portal, stack.chat, session, "is it in stock?")
+    assert outcome.declined is None, outcome.answer
+    assert outcome.evidence, outcome.answer
+    assert outcome.evidence[0].text.startswith("Stock: Discontinued"), outcome.answer
+
+
+def test_a_follow_up_about_the_delivery_is_asked_of_the_last_questions_place(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the product (twenty-eighth session): after "do you ship to canada?", "do i
+    pay customs?" was answered "Yes." with the EU's "we pay any customs charges on your
+    behalf", and "how long does it take?" with the Rest of the world's lines but not its
+    delivery time."""
+    session = new_session()
+    outcome, _ = ask(portal, stack.chat, session, "do you ship to canada?")
+    assert "Zone 5: Rest of the world" in outcome.answer, outcome.answer
+    outcome, _ = ask(portal, stack.chat, session, "how long does it take?")
+    assert "3–8 working days" in outcome.answer, outcome.answer
+    outcome, _ = ask(portal, stack.chat, session, "do i pay customs?")
+    assert "import duties" in outcome.answer, outcome.answer
+    assert "Delivered Duty Paid" not in outcome.answer, outcome.answer
+
+
 def test_how_two_products_differ_is_answered_with_what_each_one_is(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -208,3 +208,17 @@ def test_a_model_number_said_without_its_extra_names_the_model() -> None:
     assert catalog.unknown_model("how heavy is the ridgeline 65?") is None
     assert catalog.named("the ridgeline 45") == catalog.titled("Ridgeline 45 Backpack")
     assert catalog.unknown_model("is the ridgeline 6 any good?") == "ridgeline 6"
+
+
+def test_a_short_follow_up_naming_another_cut_is_about_that_cut() -> None:
+    mens = replace(TENT.passage, id="p-boot-m", document_id="dm", title="Scafell Mid Boot Men's")
+    womens = replace(mens, id="p-boot-w", document_id="dw", title="Scafell Mid Boot Women's")
+    catalog = Catalog([mens, womens, TENT.passage])
+    for follow_up in ("what about the women's one?", "and for ladies?", "and the womens"):
+        focus = catalog.focus(follow_up, earlier=["dm"])
+        assert focus is not None and focus.product.title == "Scafell Mid Boot Women's", follow_up
+    # its own cut, a product of no cuts, or a longer question keep the conversation's product
+    assert catalog.other_cut("and for men?", catalog.titled("Scafell Mid Boot Men's")) is None
+    assert catalog.other_cut("and the women's?", catalog.titled(TENT.passage.title)) is None
+    long = "is this one also made for women who walk on rough ground a lot?"
+    assert catalog.other_cut(long, catalog.titled("Scafell Mid Boot Men's")) is None

@@ -892,3 +892,32 @@ def test_a_comparison_shows_each_products_line_under_its_name() -> None:
     # naming both without comparing ("does the footprint fit the 3?") is no comparison
     fit = choose("Does the Stormhollow 2 Footprint fit the Stormhollow 3 Tent?", [FOOTPRINT, TENT])
     assert fit[0].startswith("Compatibility: Fits the Stormhollow 2 Tent only")
+
+
+def test_a_field_whose_value_holds_a_colon_is_one_field() -> None:
+    """A record's "Stock: Discontinued: final stock …" is the Stock field, not a "Discontinued"
+    field; a Specs line of several fields is still its fields."""
+    jacket = hit(
+        "Langdale 2L Waterproof Jacket",
+        "Stock: Discontinued: final stock in sizes M and L only; it will not be restocked\n"
+        "Specs: Weight: 610 g (size M); Hood: Roll-away hood with peak",
+    )
+    texts = [u.text for u in units([jacket])]
+    assert "Stock: Discontinued: final stock in sizes M and L only; it will not be restocked" in (
+        texts
+    )
+    assert "Weight: 610 g (size M)" in texts and "Hood: Roll-away hood with peak" in texts
+
+
+def test_how_long_it_takes_asks_a_time() -> None:
+    """ "how long does it take?" asks a table's "Delivery time" column; a length does not."""
+    rows = hit(
+        "Delivery Information",
+        "| Service | Carrier | Delivery time | Cost |\n|---|---|---|---|\n"
+        "| Express | DHL Express | 3–8 working days | £24.95 |\n"
+        "We don't ship to every country; the checkout shows whether yours is available.\n"
+        "Tracking can take a few hours to update after dispatch.",
+        kind="page",
+    )
+    lines = choose("do you ship to canada: how long does it take?", [rows])
+    assert any(line.startswith("| Express") for line in lines), lines

@@ -155,7 +155,7 @@ def test_the_named_products_passages_fill_the_places_the_floor_leaves() -> None:
     retriever = Retriever(Fixed(), top_k=3, floor=0.5, lexical_weight=1.0)
     returns = np.array([0, 0, 1, 0], dtype=np.float32)  # dense: only the returns page clears it
     asked = "what is the burn time of the gas canister?"
-    named = retriever.search([returns], [asked], named="Fernhill 230 g Gas Canister")
+    named = retriever.search([returns], [asked], named=["Fernhill 230 g Gas Canister"])
     # the page over the floor keeps its place; the canister, under it, comes after
     assert [h.passage.id for h in named.passages] == ["p2", "p1"]
     assert [h.passage.id for h in retriever.search([returns], [asked]).passages] == ["p2"]

@@ -154,3 +154,14 @@ def test_a_follow_up_pointing_back_asks_about_the_last_questions_place() -> None
     assert places.asked_in("how much is it?", last) == ["Canada"]
     assert places.asked_in("how much is delivery to Norway then?", last) == ["Norway"]
     assert places.asked_in("How long do I have to return a tent?", last) == []
+
+
+def test_a_follow_up_about_the_delivery_is_read_with_the_last_questions_place() -> None:
+    """ "do I pay customs?" after "do you ship to canada?" is asked of Canada; a question that
+    names its own place, or asks of no delivery, is left as it is."""
+    places = Places(SHIPPING)
+    last = "do you ship to canada?"
+    assert places.carried("do i pay customs?", last) == "do i pay customs? (to Canada)"
+    assert places.carried("do i pay customs in Norway?", last) == "do i pay customs in Norway?"
+    assert places.carried("can I return a tent?", last) == "can I return a tent?"
+    assert places.carried("do i pay customs?", "can I return a tent?") == "do i pay customs?"
