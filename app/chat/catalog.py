@@ -47,6 +47,7 @@ _OTHER_MODEL = re.compile(r"\bthe\s+(\d[\w+.]*)(?:\s+(?:one|model|version))?\W*$
 _POINTS_BACK = re.compile(r"\b(?:it|its|it's|this|these|those|they|them|their)\b", re.IGNORECASE)
 _DESCRIPTION = re.compile(r"^Description: ", re.MULTILINE)
 _SIZES = re.compile(r"^Sizes: (.+)$", re.MULTILINE)
+_CATEGORY = re.compile(r"^Category: (.+)$", re.MULTILINE)
 # A field is one the shop lists for its products when this many records give it.
 _LISTED_BY = 2
 
@@ -112,9 +113,13 @@ class Catalog:
         # document id → (passage id, its field names' stems), in the record's order
         self._labelled: dict[str, list[tuple[str, frozenset[str]]]] = defaultdict(list)
         self._sizes: dict[str, frozenset[str]] = {}  # document id → the sizes its record lists
+        self._categories: dict[str, str] = {}  # document id → its record's category
         for passage in passages:
             if passage.kind != "product":
                 continue
+            category = _CATEGORY.search(passage.text)
+            if category:
+                self._categories.setdefault(passage.document_id, category.group(1).strip())
             self._words[passage.document_id] |= stems(f"{passage.title} {passage.text}")
             if _DESCRIPTION.search(passage.text):
                 self._described.setdefault(passage.document_id, passage.id)
@@ -206,6 +211,18 @@ class Catalog:
         ("Price (GBP)" for asked stems holding "price"), in the record's order."""
         record = self._labelled.get(product.document_id, ())
         return [passage_id for passage_id, labels in record if labels & asked]
+
+    def kinds(self, product: Product) -> frozenset[str]:
+        """The stems of the kind ``product`` is of: its title's kind ("Jacket") and the
+        category its record gives ("Insulated jackets")."""
+        category = self._categories.get(product.document_id, "")
+        return kind_stems(product.title) | stems(category)
+
+    def fields_of(self, product: Product) -> frozenset[str]:
+        """The stems of the field names ``product``'s record gives ("pric", "weigh")."""
+        return frozenset().union(
+            *(labels for _, labels in self._labelled.get(product.document_id, ()))
+        )
 
     def compared(self, text: str) -> list[Product]:
         """The products ``text`` (a question that compares) compares: two or more it names in

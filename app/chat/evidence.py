@@ -588,7 +588,7 @@ def _ranked(
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     on_topic = _on_topic(topic, candidates)
     asked_of = product or min(alike, default=None)  # the product, or a cut named alike
-    kind = kind_stems(asked_of) if asked_of is not None else frozenset()
+    kind = _kind_of(asked_of, passages) if asked_of is not None else frozenset()
     which = bool(_WHICH.match(question)) and not _NEGATED.search(question)
     place = _naming(places)
     about_place = {
@@ -607,14 +607,18 @@ def _ranked(
         if which:  # "Which headlamp takes AAA batteries?": "Does NOT take AAA batteries" is
             held -= _negated(unit.text)  # what does not, no answer to which does
         record = unit.passage.passage.kind == "product"
+        of_kind = False  # a table's row labelled with the kind the product is of
         if asked_of is not None and not record:  # a help page's line, asked of a product
             if names_another(unit.text, asked_of):  # "the Beacon 400 Rechargeable Battery Pack"
                 continue  # another product's case, never shown as this one's
             if asked & named:  # on a page about what is asked: the row of the product's kind
                 held |= kind & stems(unit.text) - named  # "Headlamps, … | 2 years"
+                row = table_cells(unit.text)[0] if unit.header.startswith("|") else ""
+                # a kind's row, not a model's ("Trailrunner 5 Trail Shoe" of a size table)
+                of_kind = bool(kind) and kind <= stems(row) and not _DIGIT.search(row)
         score = cosine + WORD_WEIGHT * len(held) - RANK_PENALTY * unit.number
-        if RANGE_HELD in held:
-            score += RANGE_WEIGHT  # the row the shopper's measurement falls in
+        if RANGE_HELD in held or of_kind:
+            score += RANGE_WEIGHT  # the row the shopper's measurement or product falls in
         if unit.passage.passage.id in about_place:
             score += PRODUCT_WEIGHT  # about the place asked, as a named product's record is
         label = field_label(unit.text)
@@ -648,6 +652,22 @@ def _ranked(
         scored.remove(first)  # the shop's answer to the question asked, first
         scored.insert(0, (scored[0][0], *first[1:]))
     return scored
+
+
+_CATEGORY = re.compile(r"^Category: (.+)$", re.MULTILINE)
+_DIGIT = re.compile(r"\d")
+
+
+def _kind_of(title: str, passages: Sequence[ScoredPassage]) -> frozenset[str]:
+    """The stems of the kind the product ``title`` is of: its title's kind ("Jacket") and the
+    category its record among ``passages`` gives ("Insulated jackets"), which picks a help
+    table's row ("Insulated jackets, fleeces, … | 2 years" over "Waterproof jackets …")."""
+    given = (
+        found.group(1)
+        for h in passages
+        if h.passage.title == title and (found := _CATEGORY.search(h.passage.text))
+    )
+    return kind_stems(title) | stems(next(given, ""))
 
 
 def _names_place(place: re.Pattern[str], unit: Unit) -> bool:

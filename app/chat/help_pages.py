@@ -76,6 +76,7 @@ class HelpPages:
         tables: dict[tuple[str, str, str], list[Passage]] = {}  # a table's parts, when chunked
         # each table part's columns (but its first) and its rows' labels (their first cells)
         self._cells: list[tuple[str, list[frozenset[str]], list[frozenset[str]]]] = []
+        self._document: dict[str, str] = {}  # a table part's id → its page's document id
         rows: dict[tuple[str, str, str], int] = {}
         for passage in passages:  # help pages only: a record or an FAQ has no introduction
             if passage.kind in HELP_KINDS and passage.opens_page:
@@ -85,6 +86,7 @@ class HelpPages:
             header, body = _table(passage) if passage.kind in HELP_KINDS else ("", [])
             if header:
                 self._cells.append((passage.id, *_cells(header, body)))
+                self._document[passage.id] = passage.document_id
                 key = (passage.document_id, passage.section, header)
                 tables.setdefault(key, []).append(passage)
                 rows[key] = rows.get(key, 0) + len(body)
@@ -139,6 +141,21 @@ class HelpPages:
             if any(c and c <= asked for c in columns) and any(r and r <= asked for r in rows)
         ]
         return found[0] if len(found) == 1 else None
+
+    def row_of_kind(self, topic: frozenset[str], kinds: frozenset[str]) -> str | None:
+        """The id of the first table part with a column ``topic`` (a question's stems that no
+        field of the product's record names) names and a row whose label holds every one of
+        ``kinds``, the kind of product asked about ("what's the warranty on the cairngorm
+        800?": the Warranty period table's "Insulated jackets, fleeces, …" row); None when
+        none does, or tables of more than one page do."""
+        if not topic or not kinds:
+            return None
+        found = [
+            pid
+            for pid, columns, rows in self._cells
+            if any(c & topic for c in columns) and any(kinds <= r for r in rows)
+        ]
+        return found[0] if len({self._document[pid] for pid in found}) == 1 else None
 
     def table_asked(self, question: str) -> str | None:
         """The id of the passage of the first table of the one help page whose time or cost

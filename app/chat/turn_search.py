@@ -130,6 +130,12 @@ class TurnSearch:
             if not first:  # "what time does live chat close on a saturday": its table's row
                 cell = facts.pages.cell_asked(asked)
                 first = [cell] if cell else []
+        if focus is not None and not first:
+            # "what's the warranty on the cairngorm 800?": the row of its kind ("Insulated
+            # jackets, …") of the table whose column the question asks and its record does not
+            own = stems(focus.product.title) | facts.catalog.fields_of(focus.product)
+            row = facts.pages.row_of_kind(asked - own, facts.catalog.kinds(focus.product))
+            first = [row, *facts.catalog.describing(focus.product)] if row else []
         # the product the question names, or the cuts it names alike ("is the scafell mid ok
         # with crampons?": the men's and the women's records, though no line is near enough)
         named = (

@@ -126,15 +126,18 @@ def resolve_plural(question: str, last: str, holds_phrase: Callable[[str], bool]
     return f"{question[: found.start()]}{said}{question[found.end() :]}"
 
 
-# A follow-up that asks only how much, how long or when, of nothing it names: "how much?",
-# "how long does it take?", "and what does that cost?"
+# A follow-up that asks only how much, how long, when or what to do, of nothing it names: "how
+# much?", "how long does it take?", "and what does that cost?", "what do I do?"
 _BARE = re.compile(
     r"^\W*(?:(?:and|so|ok|okay|right)\W+)?"
     r"(?:(?:how\s+(?:much|long|many\s+days)|when)"
     r"(?:\s+(?:is|does|do|would|will)\b|['’]s\b)?(?:\s+(?:it|that|this|they|those)\b)?"
     r"(?:\s+(?:cost|costs|take|takes|be))?"
     r"|what(?:\s+(?:is|does|do|would|will)\b|['’]s\b)\s+"
-    r"(?:(?:it|that|this|they|those)\s+(?:cost|costs|come\s+to)|the\s+(?:cost|price|charge|fee)))"
+    r"(?:(?:it|that|this|they|those)\s+(?:cost|costs|come\s+to)|the\s+(?:cost|price|charge|fee))"
+    # "what do I do?", "what should I do now?", "what are my options?": what to do about it
+    r"|what\s+(?:(?:do|should|can|shall)\s+i\s+do|now|are\s+my\s+options|happens\s+next)"
+    r"(?:\s+(?:now|then|next|about\s+(?:it|that|this)))?)"
     r"(?:\s+(?:then|again|roughly|about))?\W*$",
     re.IGNORECASE,
 )

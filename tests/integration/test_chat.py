@@ -968,6 +968,34 @@ def test_a_follow_up_about_the_delivery_is_asked_of_the_last_questions_place(
     assert "Delivered Duty Paid" not in outcome.answer, outcome.answer
 
 
+def test_a_products_warranty_is_answered_with_the_row_of_its_kind(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the product (twenty-eighth session): "what's the warranty on the cairngorm
+    800?" was hedged with the FAQ's "backpacks and cookware 5 years" (the warranty table was
+    not retrieved); "whats the warranty on the stormhollow 2?" quoted when the warranty runs
+    from, and no period."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "what's the warranty on the cairngorm 800?")
+    assert outcome.declined is None, outcome.answer
+    assert "| Insulated jackets, fleeces" in outcome.answer, outcome.answer
+    assert "Backpacks" not in outcome.answer, outcome.answer
+    outcome, _ = ask(portal, stack.chat, new_session(), "whats the warranty on the stormhollow 2?")
+    assert outcome.evidence, outcome.answer
+    assert "| Tents and footprints | 3 years |" in outcome.answer, outcome.answer
+
+
+def test_what_to_do_after_a_reported_fault_is_asked_of_that_fault(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the product (twenty-eighth session): "what do i do?" after "my jacket leaks
+    at the seams, it's 8 months old" found nothing above the floor."""
+    session = new_session()
+    ask(portal, stack.chat, session, "my jacket leaks at the seams, it's 8 months old")
+    outcome, _ = ask(portal, stack.chat, session, "what do i do?")
+    assert outcome.answered, outcome.answer
+    assert "seam" in outcome.answer, outcome.answer
+
+
 def test_how_two_products_differ_is_answered_with_what_each_one_is(
     portal: BlockingPortal, stack: Any
 ) -> None:

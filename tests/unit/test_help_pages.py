@@ -113,6 +113,24 @@ def test_a_tables_column_and_row_both_asked_give_that_table() -> None:
     assert pages.cell_asked(asked_stems("do you have live chat?")) is None
 
 
+def test_a_tables_row_of_the_products_kind_under_the_asked_column_is_found() -> None:
+    """ "what's the warranty on the cairngorm 800?": the Warranty period table's row of the
+    kind it is of; a kind no row holds, or a column not asked, finds none."""
+    periods = _section(
+        "Warranty and Repairs",
+        "Warranty and Repairs › Warranty periods",
+        "| Product category | Warranty period |\n| --- | --- |\n"
+        "| Waterproof jackets and trousers | 2 years |\n"
+        "| Insulated jackets, fleeces and base layers | 2 years |",
+        1,
+    )
+    pages = HelpPages([*DELIVERY, periods])
+    insulated = asked_stems("Insulated jackets Jacket")
+    assert pages.row_of_kind(asked_stems("warranty"), insulated) == "Warranty and Repairs::1"
+    assert pages.row_of_kind(asked_stems("warranty"), asked_stems("tent")) is None
+    assert pages.row_of_kind(asked_stems("colour"), insulated) is None
+
+
 def test_asking_when_what_was_ordered_arrives_asks_how_long_delivery_takes() -> None:
     pages = HelpPages(DELIVERY)
     for asked in (

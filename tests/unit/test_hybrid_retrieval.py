@@ -219,6 +219,9 @@ def test_a_follow_up_asking_only_a_price_or_a_time_is_asked_of_the_last_question
         "what's the price?",
         "when?",
         "so how much then?",
+        "what do i do?",
+        "What should I do now?",
+        "what are my options?",
     ):
         assert resolve_bare(bare, last) == f"do you deliver to jersey: {bare}"
     # a question that names what it asks of, or asks something else, is left as it is
@@ -228,6 +231,8 @@ def test_a_follow_up_asking_only_a_price_or_a_time_is_asked_of_the_last_question
         "How long do I have?",
         "And when will it arrive?",
         "is it free?",
+        "what do i do with the old one?",
+        "what do you sell?",
     ):
         assert resolve_bare(other, last) == other
     assert resolve_bare("how much?", "") == "how much?"
