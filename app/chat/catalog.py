@@ -224,6 +224,19 @@ class Catalog:
             *(labels for _, labels in self._labelled.get(product.document_id, ()))
         )
 
+    def compared_with(self, question: str, focus: Focus | None, earlier: str | None) -> list[str]:
+        """The titles a comparison that names one product (``focus``, by its name or its model's
+        number) and points back at another compares ("is it warmer than the 800?" after the
+        Cairngorm 650: the 650 and the 800), the one
+        pointed back at (``earlier``, the last turn's product) first; [] for any other
+        question."""
+        if focus is None or not _POINTS_BACK.search(question):
+            return []
+        before = self.document(earlier) if earlier else None
+        if before is None or before == focus.product or self.compared(question):
+            return []
+        return [before.title, focus.product.title]
+
     def compared(self, text: str) -> list[Product]:
         """The products ``text`` (a question that compares) compares: two or more it names in
         full ("Which is lighter, the Stormhollow 2 tent or the Stormhollow 3?") or by their

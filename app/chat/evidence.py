@@ -64,6 +64,8 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "stock": "stock",
     "left": "stock",
     "warm": ("temperature", "r-value"),  # a sleeping bag's temperatures, a mat's R-value
+    "warmer": ("temperature", "r-value"),
+    "warmest": ("temperature", "r-value"),
     "cold": "temperature",
     "tall": "height",
     "big": ("size", "dimensions"),
@@ -282,7 +284,7 @@ def select_evidence(
             chosen.extend(found[:max_lines])
             more.extend(found[max_lines:])
     else:
-        asked = _asked_in(question, earlier)
+        asked = _asked_in(question, earlier, product)
         if product is not None and asks_what_it_is(question, product, asked):
             asked |= {_DESCRIPTION_STEM}
         named = subject([question], passages) if product is not None else None
@@ -538,14 +540,17 @@ def asks_what_it_is(question: str, product: str, asked: frozenset[str] | None = 
     return not asked - stems(product) - codes
 
 
-def _asked_in(question: str, earlier: Sequence[str]) -> frozenset[str]:
+def _asked_in(question: str, earlier: Sequence[str], product: str | None = None) -> frozenset[str]:
     """The question's own words; an elliptical follow-up that asks nothing in words of its own
     asks what the last question asked ("How heavy is the Stormhollow 2 Tent?" → "and the 3?":
-    the weight)."""
+    the weight; "What is the R-value of the Foamlite Z?" → "and the airloft?": the R-value of
+    ``product``, the one it names)."""
     asked = asked_stems(question)
-    # a model's number or a cut is no word of its own: "and the 3?", "what about the women's?"
+    # a model's number, a cut or the product's name is no word of its own: "and the 3?",
+    # "what about the women's?", "and the airloft?"
     cut = {stem(w) for w in CUT_WORDS}
-    own = {w for w in asked if not w.isdigit() and w not in cut}
+    named = stems(product) if product else frozenset()
+    own = {w for w in asked if not w.isdigit() and w not in cut and w not in named}
     if earlier and _ELLIPTICAL.match(question) and not own:
         return asked | asked_stems(earlier[0])
     return asked

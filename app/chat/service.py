@@ -273,6 +273,12 @@ class ChatService:
         listed = turns[-1].listed if turns else ()
         last = turns[-1].question if turns else ""
         asked = read_question(question, last, facts.vocabulary)
+        if asks_comparison(question):  # "is it warmer than the 800?" after the 650: both
+            both = facts.catalog.compared_with(
+                question, focus, turns[-1].product if turns else None
+            )
+            if both:
+                asked, focus = among(asked, both), None
         if focus is None:  # "can I use two of them?" after gift cards (a product's "them" is
             # the product the conversation is on)
             asked = resolve_plural(asked, last, facts.vocabulary.holds_phrase)

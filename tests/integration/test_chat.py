@@ -996,6 +996,23 @@ def test_what_to_do_after_a_reported_fault_is_asked_of_that_fault(
     assert "seam" in outcome.answer, outcome.answer
 
 
+def test_a_comparison_pointing_back_compares_the_last_product_with_the_one_named(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the product (twenty-eighth session): "is it warmer than the 800?" after the
+    Cairngorm 650 showed the 800's lines alone; "and the airloft?" after the Foamlite Z's
+    R-value showed the Airloft's combined R-value with the Foamlite, not its own."""
+    session = new_session()
+    ask(portal, stack.chat, session, "how heavy is the stormhollow 2 tent?")
+    outcome, _ = ask(portal, stack.chat, session, "is it lighter than the stormhollow 3?")
+    assert "1,550 g" in outcome.answer and "2,050 g" in outcome.answer, outcome.answer
+    session = new_session()
+    ask(portal, stack.chat, session, "what is the r-value of the foamlite z?")
+    outcome, _ = ask(portal, stack.chat, session, "and the airloft?")
+    assert outcome.evidence, outcome.answer
+    assert outcome.evidence[0].text.startswith("R-value: 4.2"), outcome.answer
+
+
 def test_how_two_products_differ_is_answered_with_what_each_one_is(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -222,3 +222,19 @@ def test_a_short_follow_up_naming_another_cut_is_about_that_cut() -> None:
     assert catalog.other_cut("and the women's?", catalog.titled(TENT.passage.title)) is None
     long = "is this one also made for women who walk on rough ground a lot?"
     assert catalog.other_cut(long, catalog.titled("Scafell Mid Boot Men's")) is None
+
+
+def test_a_comparison_pointing_back_compares_the_last_product_with_the_one_named() -> None:
+    three = replace(TENT.passage, id="p-tent-3", document_id="d3", title="Stormhollow 3 Tent")
+    catalog = Catalog([TENT.passage, three, FOOTPRINT.passage])
+    question = "is it lighter than the stormhollow 3?"
+    focus = catalog.focus(question, earlier=[TENT_DOC])
+    assert catalog.compared_with(question, focus, TENT_DOC) == [
+        "Stormhollow 2 Tent",
+        "Stormhollow 3 Tent",
+    ]
+    # no pointing back, the same product, or no product before: nothing to compare with
+    named = catalog.focus("is the stormhollow 3 lighter?", earlier=[TENT_DOC])
+    assert catalog.compared_with("is the stormhollow 3 lighter?", named, TENT_DOC) == []
+    assert catalog.compared_with(question, focus, "d3") == []
+    assert catalog.compared_with(question, focus, None) == []

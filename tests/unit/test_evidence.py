@@ -921,3 +921,17 @@ def test_how_long_it_takes_asks_a_time() -> None:
     )
     lines = choose("do you ship to canada: how long does it take?", [rows])
     assert any(line.startswith("| Express") for line in lines), lines
+
+
+def test_a_follow_up_naming_only_another_product_asks_what_the_last_question_asked() -> None:
+    """ "and the airloft?" after the Foamlite Z's R-value asks the Airloft's R-value."""
+    airloft = hit(
+        "Airloft Insulated Sleeping Mat",
+        "Compatibility: Lay the Foamlite Z Sleeping Mat underneath for a combined R-value of 6.2.\n"
+        "Care: Rinse with fresh water and store unrolled.\n"
+        "Specs: Thickness: 7.5 cm; R-value: 4.2 (ASTM F3340)",
+    )
+    lines = choose(
+        "and the airloft?", [airloft], earlier=("what is the r-value of the foamlite z?",)
+    )
+    assert lines[0].startswith("R-value: 4.2"), lines
