@@ -47,7 +47,7 @@ from dataclasses import dataclass, replace
 from app.chat.asking import asking_part, told_places_matter
 from app.chat.catalog import Catalog, Product
 from app.chat.conditions import other_case
-from app.chat.dates import day_words, named_days, states_day
+from app.chat.dates import day_words, named_days, named_weekdays, states_day, weekday_words
 from app.chat.evidence import (
     CHAT_SHORTHAND,
     FIELD_NAMES,
@@ -170,6 +170,12 @@ def judge(
     dated = [line.text for line in selection.lines if days and named_days(line.text)]
     if dated and not any(states_day(t, d) for t in dated for d in days):
         return Verdict(False, "other_case", missing=day_words(question))
+    # a day of the week asked of lines that state other days ("do you do sunday delivery?":
+    # "Monday to Friday", "Saturday delivery costs £9.95")
+    weekdays = named_weekdays(asking_part(question))
+    on_days = {day for line in selection.lines for day in named_weekdays(line.text)}
+    if weekdays and on_days and not weekdays & on_days:
+        return Verdict(False, "other_case", missing=weekday_words(asking_part(question)))
     known = set(_WORD.findall(everything))
     # what the shopper tells of themselves is not asked ("I'm at uni in Sheffield."), unless it
     # says where the thing asked about is to go ("I live in Iceland. Do you ship there?")

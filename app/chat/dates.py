@@ -64,3 +64,33 @@ def day_words(text: str) -> str:
 
 def _month(name: str) -> int:
     return _MONTHS.index(name.lower()) + 1
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = re.compile(r"\b(" + "|".join(_WEEKDAYS) + r")s?\b", re.IGNORECASE)
+# "Monday to Friday", "Monday–Saturday", "from Monday until Friday"
+_WEEKDAY_SPAN = re.compile(
+    r"\b("
+    + "|".join(_WEEKDAYS)
+    + r")s?\s*(?:to|until|till|through|–|-)\s*("
+    + "|".join(_WEEKDAYS)
+    + r")s?\b",
+    re.IGNORECASE,
+)
+_WEEKEND = re.compile(r"\bweekends?\b", re.IGNORECASE)
+
+
+def named_weekdays(text: str) -> set[int]:
+    """The days of the week ``text`` names (0 for Monday), those a span holds and the
+    weekend's included ("Monday to Friday": 0–4; "at the weekend": 5, 6)."""
+    found = {_WEEKDAYS.index(day.lower()) for day in _WEEKDAY.findall(text)}
+    for first, last in _WEEKDAY_SPAN.findall(text):
+        start, stop = _WEEKDAYS.index(first.lower()), _WEEKDAYS.index(last.lower())
+        found |= set(range(start, stop + 1)) if start <= stop else set()
+    return found | ({5, 6} if _WEEKEND.search(text) else set())
+
+
+def weekday_words(text: str) -> str:
+    """The first day of the week ``text`` names, as written ("sunday")."""
+    found = _WEEKDAY.search(text)
+    return found.group(0) if found else ""

@@ -1013,6 +1013,21 @@ def test_a_comparison_pointing_back_compares_the_last_product_with_the_one_named
     assert outcome.evidence[0].text.startswith("R-value: 4.2"), outcome.answer
 
 
+def test_a_day_of_the_week_the_lines_do_not_state_is_declined(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the tuning part (t169): "do u do sunday delivery?" was answered with the
+    next-day FAQ's "Yes, to UK mainland addresses." beside "Monday to Friday" and "Saturday
+    delivery"; the pages never offer Sunday delivery. A day they state is still answered."""
+    message = "do u do sunday delivery? need it for a trip on monday"
+    outcome, _ = ask(portal, stack.chat, new_session(), message)
+    assert outcome.declined == "other_case", outcome.answer
+    assert not outcome.answer.startswith("Yes"), outcome.answer
+    outcome, _ = ask(portal, stack.chat, new_session(), "do you deliver on saturdays?")
+    assert outcome.declined is None, outcome.answer
+    assert "Saturday delivery costs £9.95" in outcome.answer, outcome.answer
+
+
 def test_how_two_products_differ_is_answered_with_what_each_one_is(
     portal: BlockingPortal, stack: Any
 ) -> None:

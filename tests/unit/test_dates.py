@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.chat.dates import day_words, named_days, states_day
+from app.chat.dates import day_words, named_days, named_weekdays, states_day, weekday_words
 
 
 def test_days_are_read_however_they_are_written() -> None:
@@ -27,3 +27,12 @@ def test_a_span_states_the_days_between_its_ends() -> None:
     assert states_day(line, (12, 10)) and states_day(line, (1, 31))
     assert not states_day(line, (12, 27))
     assert states_day("from 20 December to 5 January", (1, 2))  # across the new year
+
+
+def test_days_of_the_week_are_read_with_their_spans_and_the_weekend() -> None:
+    assert named_weekdays("do u do sunday delivery?") == {6}
+    assert named_weekdays("Orders placed by 14:00 Monday to Friday") == {0, 1, 2, 3, 4}
+    assert named_weekdays("open Monday–Saturday 09:00–17:30") == {0, 1, 2, 3, 4, 5}
+    assert named_weekdays("orders placed at the weekend") == {5, 6}
+    assert named_weekdays("Next Working Day delivery") == set()
+    assert weekday_words("can I collect it on Sundays?") == "Sundays"
