@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import pairwise, takewhile
 from urllib.parse import urlsplit
 
-from app.chat.evidence import FOR_WHOM, field_label, kind_stems, stems, units
+from app.chat.evidence import FOR_WHOM, field_label, kind_stems, record_category, stems, units
 from app.chat.listing import picked_place
 from app.chat.products import (
     compared,
@@ -47,7 +47,6 @@ _OTHER_MODEL = re.compile(r"\bthe\s+(\d[\w+.]*)(?:\s+(?:one|model|version))?\W*$
 _POINTS_BACK = re.compile(r"\b(?:it|its|it's|this|these|those|they|them|their)\b", re.IGNORECASE)
 _DESCRIPTION = re.compile(r"^Description: ", re.MULTILINE)
 _SIZES = re.compile(r"^Sizes: (.+)$", re.MULTILINE)
-_CATEGORY = re.compile(r"^Category: (.+)$", re.MULTILINE)
 # A field is one the shop lists for its products when this many records give it.
 _LISTED_BY = 2
 
@@ -117,9 +116,9 @@ class Catalog:
         for passage in passages:
             if passage.kind != "product":
                 continue
-            category = _CATEGORY.search(passage.text)
+            category = record_category(passage.text)
             if category:
-                self._categories.setdefault(passage.document_id, category.group(1).strip())
+                self._categories.setdefault(passage.document_id, category)
             self._words[passage.document_id] |= stems(f"{passage.title} {passage.text}")
             if _DESCRIPTION.search(passage.text):
                 self._described.setdefault(passage.document_id, passage.id)
@@ -227,9 +226,8 @@ class Catalog:
     def compared_with(self, question: str, focus: Focus | None, earlier: str | None) -> list[str]:
         """The titles a comparison that names one product (``focus``, by its name or its model's
         number) and points back at another compares ("is it warmer than the 800?" after the
-        Cairngorm 650: the 650 and the 800), the one
-        pointed back at (``earlier``, the last turn's product) first; [] for any other
-        question."""
+        Cairngorm 650: the 650 and the 800), the one pointed back at (``earlier``, the last
+        turn's product) first; [] for any other question."""
         if focus is None or not _POINTS_BACK.search(question):
             return []
         before = self.document(earlier) if earlier else None

@@ -663,16 +663,18 @@ _CATEGORY = re.compile(r"^Category: (.+)$", re.MULTILINE)
 _DIGIT = re.compile(r"\d")
 
 
+def record_category(text: str) -> str:
+    """The category a product record's passage ``text`` gives ("Insulated jackets"); ""."""
+    found = _CATEGORY.search(text)
+    return found.group(1).strip() if found else ""
+
+
 def _kind_of(title: str, passages: Sequence[ScoredPassage]) -> frozenset[str]:
     """The stems of the kind the product ``title`` is of: its title's kind ("Jacket") and the
     category its record among ``passages`` gives ("Insulated jackets"), which picks a help
     table's row ("Insulated jackets, fleeces, … | 2 years" over "Waterproof jackets …")."""
-    given = (
-        found.group(1)
-        for h in passages
-        if h.passage.title == title and (found := _CATEGORY.search(h.passage.text))
-    )
-    return kind_stems(title) | stems(next(given, ""))
+    given = (record_category(h.passage.text) for h in passages if h.passage.title == title)
+    return kind_stems(title) | stems(next((c for c in given if c), ""))
 
 
 def _names_place(place: re.Pattern[str], unit: Unit) -> bool:
