@@ -84,10 +84,16 @@ def named_weekdays(text: str) -> set[int]:
     """The days of the week ``text`` names (0 for Monday), those a span holds and the
     weekend's included ("Monday to Friday": 0–4; "at the weekend": 5, 6)."""
     found = {_WEEKDAYS.index(day.lower()) for day in _WEEKDAY.findall(text)}
+    return found | spanned_weekdays(text) | ({5, 6} if _WEEKEND.search(text) else set())
+
+
+def spanned_weekdays(text: str) -> set[int]:
+    """The days of the week the spans ``text`` gives hold ("Monday to Saturday": 0–5)."""
+    found: set[int] = set()
     for first, last in _WEEKDAY_SPAN.findall(text):
         start, stop = _WEEKDAYS.index(first.lower()), _WEEKDAYS.index(last.lower())
         found |= set(range(start, stop + 1)) if start <= stop else set()
-    return found | ({5, 6} if _WEEKEND.search(text) else set())
+    return found
 
 
 def weekday_words(text: str) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from app.chat.claims import yes_no_question
+from app.chat.dates import named_weekdays, spanned_weekdays
 from app.chat.evidence import FIELD_NAMES, field_label, stem, stems
 from app.retrieval.rewrite import asked_questions
 from app.retrieval.terms import content_words
@@ -82,7 +83,7 @@ def plain_answer(
         head, line = line.split(":", 1)
         if _NEGATION.search(head):  # "Does not remove: Viruses, …": the field itself says no
             return "no" if not _CONDITION.search(line) and asked <= stems(line) else None
-    if _CONDITION.search(line):
+    if _CONDITION.search(line) or _day_left_out(question, line):
         return None
     if not _NEGATION.search(line):
         held = stems(line) - (stems(other or "") - stems(product or ""))
@@ -91,6 +92,16 @@ def plain_answer(
     if any(asked <= stems(clause) for clause in negated):
         return "no"
     return None
+
+
+def _day_left_out(question: str, line: str) -> bool:
+    """Whether ``line`` gives a span of days of the week that leaves out the day ``question``
+    asks about: it names that day as the span's exception ("Orders placed … Monday to Saturday
+    are ready within 2 hours; orders placed … on a Sunday … from the next opening day" is no
+    yes to "can I collect on a Sunday?")."""
+    asked = named_weekdays(question)
+    spanned = spanned_weekdays(line)
+    return bool(asked and spanned and not asked <= spanned)
 
 
 def _asks_several(question: str) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.chat.dates import day_words, named_days, named_weekdays, states_day, weekday_words
+from app.chat.dates import day_words, named_days, named_weekdays, states_day, weekday_words, spanned_weekdays
 
 
 def test_days_are_read_however_they_are_written() -> None:
@@ -36,3 +36,9 @@ def test_days_of_the_week_are_read_with_their_spans_and_the_weekend() -> None:
     assert named_weekdays("orders placed at the weekend") == {5, 6}
     assert named_weekdays("Next Working Day delivery") == set()
     assert weekday_words("can I collect it on Sundays?") == "Sundays"
+
+
+def test_a_span_of_days_of_the_week_is_told_from_a_day_named_alone() -> None:
+    line = "open Monday to Saturday; orders placed on a Sunday are ready the next opening day"
+    assert spanned_weekdays(line) == {0, 1, 2, 3, 4, 5}
+    assert named_weekdays(line) == {0, 1, 2, 3, 4, 5, 6}

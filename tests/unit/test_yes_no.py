@@ -107,3 +107,15 @@ def test_an_faq_that_counts_answers_only_a_question_that_counts() -> None:
     assert not answers_faq("do you have a discount code?", line, [faq])
     assert answers_faq("can I use two discount codes?", line, [faq])
     assert answers_faq("can I use more than one discount code on an order?", line, [faq])
+
+
+def test_a_line_whose_span_of_days_leaves_out_the_day_asked_is_no_yes() -> None:
+    """Seen running the product (twenty-eighth session): "can i collect my order on a sunday?"
+    opened "Yes." from a line naming Sunday as the span's exception."""
+    line = (
+        "Orders placed between 09:00 and 15:00 Monday to Saturday are ready within 2 hours; "
+        "orders placed later, or on a Sunday or bank holiday, are ready to collect from 12:00 "
+        "on the next opening day."
+    )
+    assert plain_answer("can i collect my order on a sunday?", line) is None
+    assert plain_answer("can i collect my order on a saturday?", line) == "yes"
