@@ -113,6 +113,8 @@ class Catalog:
         self._labelled: dict[str, list[tuple[str, frozenset[str]]]] = defaultdict(list)
         self._sizes: dict[str, frozenset[str]] = {}  # document id → the sizes its record lists
         self._categories: dict[str, str] = {}  # document id → its record's category
+        # document id → each line of its record with its passage, in the record's order
+        self._lines: dict[str, list[tuple[Passage, str]]] = defaultdict(list)
         for passage in passages:
             if passage.kind != "product":
                 continue
@@ -125,6 +127,7 @@ class Catalog:
             labels: set[str] = set()
             for unit in units([ScoredPassage(passage, 0.0)]):
                 labels |= field_label(unit.text)
+                self._lines[passage.document_id].append((passage, unit.text))
             self._labelled[passage.document_id].append((passage.id, frozenset(labels)))
             listed = _SIZES.search(passage.text)
             if listed:
@@ -204,6 +207,11 @@ class Catalog:
         holds every one of ``words`` (word stems: "tent" for "tents") and ends in one of them
         ("boots": the Ben Nevis Leather Mountain Boot, not the Beeswax Leather Boot Wax)."""
         return [record for record, said, last in self._kinds if words <= said and last & words]
+
+    def lines(self, document_id: str) -> list[tuple[Passage, str]]:
+        """Each quotable line of a product's record (its fields split apart: "Minimum weight:
+        1,550 g (flysheet, inner and poles)"), with its passage, in the record's order."""
+        return self._lines.get(document_id, [])
 
     def holding(self, product: Product, asked: frozenset[str]) -> list[str]:
         """The ids of ``product``'s passages with a field the question asks for by name

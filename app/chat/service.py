@@ -60,6 +60,7 @@ from app.chat.reading import among, read_question
 from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.sentence_gate import SentenceGate
 from app.chat.small_talk import small_talk_reply
+from app.chat.superlatives import Ranking, ranked_by
 from app.chat.turn_search import TurnSearch
 from app.chat.vocabulary import Vocabulary
 from app.chat.yes_no import plain_answer
@@ -210,7 +211,14 @@ class ChatService:
                 product=focus.product.document_id if focus else None,
             )
             listing = self._listing(question, facts, retrieval.passages)
-            if listing:
+            ranking = ranked_by(
+                read_question(question, "", facts.vocabulary),
+                facts.catalog,
+                turns[-1].listed if turns else (),
+            )
+            if ranking:
+                yield Delta(self._rank(outcome, ranking))
+            elif listing:
                 yield Delta(self._list(outcome, *listing))
             elif retrieval.passages:
                 shown: list[str] = []
@@ -324,13 +332,29 @@ class ChatService:
     def _list(self, outcome: TurnOutcome, listed: Listed, records: list[ScoredPassage]) -> str:
         """The catalogue's products of the asked kind, phrased by template, each cited."""
         shown = records[:MAX_LISTED]
+        answer = listing_answer(listed, [r.passage for r in shown], of=len(records))
+        # the one product of its kind is what the conversation is on: "what sizes?" next
+        return self._from_catalogue(outcome, answer, shown, one=len(records) == 1)
+
+    def _rank(self, outcome: TurnOutcome, ranking: Ranking) -> str:
+        """The product asked for by a superlative, with each product's measuring line cited."""
+        shown = [ScoredPassage(m.passage, 0.0) for m in ranking.ranked]
+        outcome.evidence = tuple(
+            Evidence(number, m.line) for number, m in enumerate(ranking.ranked, start=1)
+        )
+        # the product named first is what the conversation goes on about: "how much is it?"
+        return self._from_catalogue(outcome, ranking.answer(), shown, one=True)
+
+    def _from_catalogue(
+        self, outcome: TurnOutcome, answer: str, shown: list[ScoredPassage], *, one: bool
+    ) -> str:
+        """``answer``, made from the records of ``shown`` (each cited by its place), as the
+        turn's; ``one``: the first product is what the conversation is on from here."""
         outcome.passages, outcome.composed = shown, True
         outcome.answer_policy = self._options.answer_policy
         outcome.answered = True
-        outcome.listed = tuple(r.passage.document_id for r in shown)
-        # the one product of its kind is what the conversation is on: "what sizes?" next
-        outcome.product = outcome.listed[0] if len(records) == 1 else None
-        answer = listing_answer(listed, [r.passage for r in shown], of=len(records))
+        outcome.listed = tuple(dict.fromkeys(r.passage.document_id for r in shown))
+        outcome.product = outcome.listed[0] if one else None
         outcome.answer = outcome.note = answer
         outcome.citations = cited(answer, shown)
         outcome.groundedness = groundedness(answer, shown)

@@ -1207,6 +1207,27 @@ def test_a_comparison_after_a_list_compares_the_listed_products(
     assert any("400 lumens" in e.text for e in outcome.evidence), outcome.answer
 
 
+def test_a_superlative_of_a_kind_is_answered_from_every_record_of_that_kind(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the twenty-eighth session's conversations: "what's the lightest tent you sell?"
+    showed the Stormhollow 2's description and the footprint's weight, and "what's the lightest
+    rucksack?" a torch's weight (no title says rucksack)."""
+    session = new_session()
+    outcome, _ = ask(portal, stack.chat, session, "what's the lightest tent you sell?")
+    assert outcome.answer.startswith("The lightest tent we sell is the **Stormhollow 2 Tent**")
+    assert [e.text for e in outcome.evidence] == [
+        "Minimum weight: 1,550 g (flysheet, inner and poles)",
+        "Minimum weight: 2,050 g (flysheet, inner and poles)",
+    ]
+    assert not fabricated_quotes(outcome.answer, outcome.passages)
+    outcome, _ = ask(portal, stack.chat, session, "how much is it?")  # the one named first
+    assert "Price (GBP): 289" in outcome.answer, outcome.answer
+    outcome, _ = ask(portal, stack.chat, new_session(), "what's the lightest rucksack?")
+    assert outcome.answer.startswith("The lightest backpack we sell is the **Ridgeline 35")
+    assert "Weight: 1,250 g" in outcome.answer
+
+
 def test_a_tables_row_and_column_asked_are_answered_by_that_table(
     portal: BlockingPortal, stack: Any
 ) -> None:
