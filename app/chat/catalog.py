@@ -22,7 +22,15 @@ from dataclasses import dataclass
 from itertools import pairwise, takewhile
 from urllib.parse import urlsplit
 
-from app.chat.evidence import FOR_WHOM, field_label, kind_stems, record_category, stems, units
+from app.chat.evidence import (
+    FOR_WHOM,
+    field_label,
+    kind_readings,
+    kind_stems,
+    record_category,
+    stems,
+    units,
+)
 from app.chat.listing import picked_place
 from app.chat.products import (
     compared,
@@ -200,7 +208,14 @@ class Catalog:
         said = set(tokens(text))
         titles = [t for word in said for t in self._titles_by_word.get(word, ())]
         named = named_titles(text, titles)
-        return self._by_title[named[0]] if len(named) == 1 else None
+        if len(named) == 1:
+            return self._by_title[named[0]]
+        # a line's name said alone ("what colours does the skiddaw come in?"), when no other
+        # product's name shares a word with the text and the line is that one product's
+        only = set(titles)
+        if not named and len(only) == 1 and _line_name(next(iter(only))) in said:
+            return self._by_title[only.pop()]
+        return None
 
     def of_kind(self, words: frozenset[str]) -> list[Passage]:
         """The first passage of each product of a kind, in the catalogue's order: its title
@@ -219,11 +234,11 @@ class Catalog:
         record = self._labelled.get(product.document_id, ())
         return [passage_id for passage_id, labels in record if labels & asked]
 
-    def kinds(self, product: Product) -> frozenset[str]:
-        """The stems of the kind ``product`` is of: its title's kind ("Jacket") and the
-        category its record gives ("Insulated jackets")."""
-        category = self._categories.get(product.document_id, "")
-        return kind_stems(product.title) | stems(category)
+    def kinds(self, product: Product) -> list[frozenset[str]]:
+        """The stems of the kinds ``product`` is of, the most telling first (`kind_readings`:
+        its title's kind, "Stove", with the category its record gives, "Stoves & cookware";
+        that category; the title's kind)."""
+        return kind_readings(product.title, self._categories.get(product.document_id, ""))
 
     def fields_of(self, product: Product) -> frozenset[str]:
         """The stems of the field names ``product``'s record gives ("pric", "weigh")."""
@@ -402,6 +417,14 @@ class Catalog:
             if title != product.title and cut_asked(title) == asked and without_cut(title) == own
         ]
         return sold[0] if len(sold) == 1 else None
+
+
+def _line_name(title: str) -> str:
+    """The name of ``title``'s product line: its first distinctive word that is no model
+    number ("skiddaw" of "Skiddaw 2.5L Packable Waterproof Jacket"); "" when it has none."""
+    return next(
+        (w for w in tokens(title) if w in name_words(title) and not _NUMBERED.search(w)), ""
+    )
 
 
 def _kind_words(title: str) -> list[str]:

@@ -593,7 +593,7 @@ def _ranked(
     openings = {id(u.passage): u for u in reversed(candidates)}  # each passage's first unit
     on_topic = _on_topic(topic, candidates)
     asked_of = product or min(alike, default=None)  # the product, or a cut named alike
-    kind = _kind_of(asked_of, passages) if asked_of is not None else frozenset()
+    kind = _kind_of(asked_of, passages, candidates) if asked_of is not None else frozenset()
     which = bool(_WHICH.match(question)) and not _NEGATED.search(question)
     place = _naming(places)
     about_place = {
@@ -620,7 +620,7 @@ def _ranked(
                 held |= kind & stems(unit.text) - named  # "Headlamps, … | 2 years"
                 row = table_cells(unit.text)[0] if unit.header.startswith("|") else ""
                 # a kind's row, not a model's ("Trailrunner 5 Trail Shoe" of a size table)
-                of_kind = bool(kind) and kind <= stems(row) and not _DIGIT.search(row)
+                of_kind = bool(kind) and kind <= stems(row) and not models_row(row)
         score = cosine + WORD_WEIGHT * len(held) - RANK_PENALTY * unit.number
         if RANGE_HELD in held or of_kind:
             score += RANGE_WEIGHT  # the row the shopper's measurement or product falls in
@@ -669,12 +669,38 @@ def record_category(text: str) -> str:
     return found.group(1).strip() if found else ""
 
 
-def _kind_of(title: str, passages: Sequence[ScoredPassage]) -> frozenset[str]:
-    """The stems of the kind the product ``title`` is of: its title's kind ("Jacket") and the
-    category its record among ``passages`` gives ("Insulated jackets"), which picks a help
-    table's row ("Insulated jackets, fleeces, … | 2 years" over "Waterproof jackets …")."""
+def _kind_of(
+    title: str, passages: Sequence[ScoredPassage], candidates: Sequence[Unit]
+) -> frozenset[str]:
+    """The stems of the kind the product ``title`` is of, as the rows of ``candidates``' tables
+    label kinds (`kind_readings`: "Insulated jackets, fleeces, … | 2 years" over "Waterproof
+    jackets …" for the Cairngorm 800's category; "Stoves | 3 years" for the Emberlite Canister
+    Stove, whose category "Stoves & cookware" no row names whole); a model's row
+    (`models_row`) labels no kind."""
     given = (record_category(h.passage.text) for h in passages if h.passage.title == title)
-    return kind_stems(title) | stems(next((c for c in given if c), ""))
+    readings = kind_readings(title, next((c for c in given if c), ""))
+    labels = [table_cells(u.text)[0] for u in candidates if u.header.startswith("|")]
+    rows = [stems(label) for label in labels if not models_row(label)]
+    return next((r for r in readings if any(r <= row for row in rows)), readings[0])
+
+
+# a label in title case, as a product's name is ("Stanage Approach Shoe"; not "Hiking boots")
+_TITLE_CASE = re.compile(r"^[A-Z][\w'’]*(?:\s+[A-Z0-9][\w'’().-]*)+$")
+
+
+def models_row(label: str) -> bool:
+    """Whether a table row's ``label`` is a model's, not a kind's: it holds a number
+    ("Trailrunner 5 Trail Shoe") or is a name in title case ("Ben Nevis Leather Mountain
+    Boot")."""
+    return bool(_DIGIT.search(label) or _TITLE_CASE.match(label.strip()))
+
+
+def kind_readings(title: str, category: str) -> list[frozenset[str]]:
+    """The stems of the kinds a product of ``title`` and ``category`` (its record's) is of,
+    the most telling first: its title's kind with its category ("Jacket", "Insulated jackets"),
+    the category alone, the title's kind alone."""
+    own, given = kind_stems(title), stems(category)
+    return [r for r in dict.fromkeys((own | given, given, own)) if r] or [frozenset()]
 
 
 def _names_place(place: re.Pattern[str], unit: Unit) -> bool:

@@ -28,6 +28,7 @@ from app.chat.evidence import (
     asked_stems,
     asks_page,
     describes_itself,
+    models_row,
     stem,
     stems,
 )
@@ -77,6 +78,7 @@ class HelpPages:
         # each table part's columns (but its first) and its rows' labels (their first cells)
         self._cells: list[tuple[str, list[frozenset[str]], list[frozenset[str]]]] = []
         self._document: dict[str, str] = {}  # a table part's id → its page's document id
+        self._labels: dict[str, list[str]] = {}  # a table part's id → its rows' first cells
         rows: dict[tuple[str, str, str], int] = {}
         for passage in passages:  # help pages only: a record or an FAQ has no introduction
             if passage.kind in HELP_KINDS and passage.opens_page:
@@ -86,6 +88,7 @@ class HelpPages:
             header, body = _table(passage) if passage.kind in HELP_KINDS else ("", [])
             if header:
                 self._cells.append((passage.id, *_cells(header, body)))
+                self._labels[passage.id] = [row.strip("|").split("|")[0].strip() for row in body]
                 self._document[passage.id] = passage.document_id
                 key = (passage.document_id, passage.section, header)
                 tables.setdefault(key, []).append(passage)
@@ -142,20 +145,25 @@ class HelpPages:
         ]
         return found[0] if len(found) == 1 else None
 
-    def row_of_kind(self, topic: frozenset[str], kinds: frozenset[str]) -> str | None:
+    def row_of_kind(self, topic: frozenset[str], kinds: Sequence[frozenset[str]]) -> str | None:
         """The id of the first table part with a column ``topic`` (a question's stems that no
         field of the product's record names) names and a row whose label holds every one of
-        ``kinds``, the kind of product asked about ("what's the warranty on the cairngorm
-        800?": the Warranty period table's "Insulated jackets, fleeces, …" row); None when
-        none does, or tables of more than one page do."""
-        if not topic or not kinds:
-            return None
-        found = [
-            pid
-            for pid, columns, rows in self._cells
-            if any(c & topic for c in columns) and any(kinds <= r for r in rows)
-        ]
-        return found[0] if len({self._document[pid] for pid in found}) == 1 else None
+        the first of ``kinds`` (the kinds of product asked about, the most telling first) any
+        row holds ("what's the warranty on the cairngorm 800?": the Warranty period table's
+        "Insulated jackets, fleeces, …" row); a row labelled with a model's name (`models_row`:
+        the size guide's "Ben Nevis Leather Mountain Boot") is of that model, not of a kind.
+        None when none does, or tables of more than one page do."""
+        for kind in kinds if topic else ():
+            found = [
+                pid
+                for pid, columns, rows in self._cells
+                if any(c & topic for c in columns)
+                and any(kind <= r and not models_row(label)
+                        for r, label in zip(rows, self._labels[pid], strict=True))
+            ]  # fmt: skip
+            if found:
+                return found[0] if len({self._document[pid] for pid in found}) == 1 else None
+        return None
 
     def table_asked(self, question: str) -> str | None:
         """The id of the passage of the first table of the one help page whose time or cost

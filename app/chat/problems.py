@@ -97,6 +97,13 @@ NOT_ARRIVED = "My delayed parcel has not arrived."
 DAMAGED = "My item arrived damaged."
 WRONG = "You sent me the wrong item."
 _WHAT_TO_DO = "What should I do?"
+# a follow-up asking only what to do ("what do I do now?", "what are my options?")
+_TO_DO = re.compile(
+    r"^\W*(?:(?:and|so|ok|okay|right)\W+)?(?:what|wat)\s+(?:(?:do|should|can|shall)\s+i\s+do|now|"
+    r"are\s+my\s+options|happens\s+(?:next|now))"
+    r"(?:\s+(?:now|then|next|about\s+(?:it|that|this)))?\W*$",
+    re.IGNORECASE,
+)
 # the message's pieces: its sentences and their clauses
 _PIECES = re.compile(r"[.!?;]+\s*|,+\s+")
 _ASKS = re.compile(
@@ -126,6 +133,8 @@ def reported_problem(message: str, last: str = "") -> str | None:
     problem = _problem(message)
     if problem is None:
         earlier = None if _ELSE.search(last) or _WHETHER.search(last) else _problem(last)
+        if earlier is not None and _TO_DO.match(message):  # "what do I do?": about what
+            return f"{earlier} {last.strip()} {_WHAT_TO_DO}"  # the last message told
         if earlier is None or "?" in message or _asks(message):
             return None
         return f"{earlier} {message.strip()} {_WHAT_TO_DO}"

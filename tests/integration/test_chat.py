@@ -1228,6 +1228,26 @@ def test_a_superlative_of_a_kind_is_answered_from_every_record_of_that_kind(
     assert "Weight: 1,250 g" in outcome.answer
 
 
+def test_a_lines_name_a_kinds_warranty_row_and_what_to_do_after_a_report(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the twenty-ninth session's conversations: "what colours does the skiddaw come
+    in?" found nothing above the floor (the line's name alone named no product); "how long is
+    the warranty on the emberlite?" quoted the repairs' 90-day guarantee (its category,
+    "Stoves & cookware", is no row; its kind, "Stoves", is); "what do i do?" after "my boots
+    are leaking after 2 months" quoted the boots' care lines alone."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "what colours does the skiddaw come in?")
+    assert "Colours: Lime, Navy, Red" in outcome.answer, outcome.answer
+    outcome, _ = ask(
+        portal, stack.chat, new_session(), "how long is the warranty on the emberlite?"
+    )
+    assert "| Stoves | 3 years |" in outcome.answer, outcome.answer
+    session = new_session()
+    ask(portal, stack.chat, session, "my boots are leaking after 2 months")
+    outcome, _ = ask(portal, stack.chat, session, "what do i do?")
+    assert "From 30 days to 6 months we'll repair or replace the item" in outcome.answer
+
+
 def test_a_tables_row_and_column_asked_are_answered_by_that_table(
     portal: BlockingPortal, stack: Any
 ) -> None:

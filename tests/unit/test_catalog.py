@@ -238,3 +238,17 @@ def test_a_comparison_pointing_back_compares_the_last_product_with_the_one_named
     assert catalog.compared_with("is the stormhollow 3 lighter?", named, TENT_DOC) == []
     assert catalog.compared_with(question, focus, "d3") == []
     assert catalog.compared_with(question, focus, None) == []
+
+
+def test_a_lines_name_said_alone_names_its_one_product() -> None:
+    """Seen in the twenty-ninth session: "what colours does the skiddaw come in?" named no
+    product (one of the title's three distinctive words) and found nothing above the floor."""
+    skiddaw = hit("Skiddaw 2.5L Packable Waterproof Jacket", "Colours: Lime, Navy, Red")
+    torch = hit("Lumen 1200R Rechargeable Torch", "Weight: 140 g")
+    catalog = Catalog([skiddaw.passage, torch.passage, TENT.passage, FOOTPRINT.passage])
+    named = catalog.named("what colours does the skiddaw come in?")
+    assert named is not None and named.title == skiddaw.passage.title
+    # a word of the title that is not the line's name, or a line's name beside another
+    # product's word, names nothing of itself
+    assert catalog.named("is it packable?") is None
+    assert catalog.named("does the lumen fit in the skiddaw pocket?") is None

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from app.chat.dates import day_words, named_days, named_weekdays, states_day, weekday_words, spanned_weekdays
+from app.chat.dates import (
+    day_words,
+    named_days,
+    named_weekdays,
+    spanned_weekdays,
+    states_day,
+    weekday_words,
+)
 
 
 def test_days_are_read_however_they_are_written() -> None:

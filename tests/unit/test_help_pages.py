@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.chat.answerability import judge
 from app.chat.compose import composed_pieces
-from app.chat.evidence import asked_stems, select_evidence, units
+from app.chat.evidence import asked_stems, kind_readings, select_evidence, units
 from app.chat.help_pages import HelpPages
 from app.chat.vocabulary import Vocabulary
 from app.index.passage import Passage
@@ -121,14 +121,36 @@ def test_a_tables_row_of_the_products_kind_under_the_asked_column_is_found() -> 
         "Warranty and Repairs › Warranty periods",
         "| Product category | Warranty period |\n| --- | --- |\n"
         "| Waterproof jackets and trousers | 2 years |\n"
-        "| Insulated jackets, fleeces and base layers | 2 years |",
+        "| Insulated jackets, fleeces and base layers | 2 years |\n"
+        "| Stoves | 3 years |",
         1,
     )
     pages = HelpPages([*DELIVERY, periods])
-    insulated = asked_stems("Insulated jackets Jacket")
+    insulated = kind_readings("Cairngorm 800 Down Jacket", "Insulated jackets")
     assert pages.row_of_kind(asked_stems("warranty"), insulated) == "Warranty and Repairs::1"
-    assert pages.row_of_kind(asked_stems("warranty"), asked_stems("tent")) is None
+    assert pages.row_of_kind(asked_stems("warranty"), [asked_stems("tent")]) is None
     assert pages.row_of_kind(asked_stems("colour"), insulated) is None
+    # a category no row names whole ("Stoves & cookware"): the title's kind
+    stove = kind_readings("Emberlite Canister Stove", "Stoves & cookware")
+    assert stove[-1] == asked_stems("stove")
+    assert pages.row_of_kind(asked_stems("warranty"), stove) == "Warranty and Repairs::1"
+
+
+def test_a_row_labelled_with_a_models_name_is_no_kinds_row() -> None:
+    """Seen in the twenty-ninth session's lab: "what kind of crampons can I fit to the Ben
+    Nevis boot?" drew the size guide's "Ben Nevis Leather Mountain Boot" row, for its "Fit
+    advice" column, once a title's kind alone ("boot") could pick a row."""
+    fits = _section(
+        "Size Guide",
+        "Size Guide › Boots",
+        "| Model | Sizes | Fit advice |\n| --- | --- | --- |\n"
+        "| Ben Nevis Leather Mountain Boot | UK 6–13 | True to size, wide (G) fitting |",
+        1,
+    )
+    pages = HelpPages([*DELIVERY, fits])
+    boot = kind_readings("Ben Nevis Leather Mountain Boot", "Hiking boots")
+    fit = asked_stems("what kind of crampons can I fit")
+    assert pages.row_of_kind(fit, boot) is None
 
 
 def test_asking_when_what_was_ordered_arrives_asks_how_long_delivery_takes() -> None:

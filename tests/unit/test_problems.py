@@ -71,3 +71,12 @@ def test_what_a_shopper_adds_to_a_report_is_read_with_it() -> None:
     )
     assert reported_problem("is it waterproof?", report) is None  # a question of its own
     assert reported_problem("it's 8 months old", "is my stove waterproof?") is None
+
+
+def test_asking_what_to_do_after_a_report_asks_it_of_what_the_report_told() -> None:
+    """Seen in the twenty-ninth session: "what do i do?" after "my boots are leaking after 2
+    months" was answered with the boots' care lines."""
+    report = "my boots are leaking after 2 months"
+    for follow_up in ("what do i do?", "So what should I do now?", "what are my options?"):
+        assert reported_problem(follow_up, report) == f"{FAULTY} {report} What should I do?"
+    assert reported_problem("what do i do?", "can I return a tent?") is None  # no report
