@@ -123,6 +123,7 @@ MAX_ITEMS = 7  # a list's items shown under its lead when the lead is chosen
 _WHOLE_SENTENCE = (".", "!", "?", ".)", ".”", '."')
 RANGE_HELD = "#range"  # held by a table row whose range holds a number the question gives
 RANGE_WEIGHT = 0.3  # as telling as the product asked about: the measurement's own row
+PLACE_HEADING_WEIGHT = 0.15  # a line under a heading naming the place asked, beyond naming it
 # An FAQ whose own question holds this share of the shopper's words answers it: its answer's
 # opening is ranked up by FAQ_WEIGHT (its words are in its title, so they earn no word weight).
 FAQ_MATCH = 0.75
@@ -600,6 +601,12 @@ def _ranked(
         h.passage.id for h in passages
         if place is not None and place.search(f"{h.passage.section} {h.passage.text}")
     }  # fmt: skip
+    # a section headed with the place is about it ("Channel Islands (Jersey and Guernsey)"),
+    # more than a line listing it among others ("We can't send gas canisters to …, the Channel
+    # Islands, the EU or the rest of the world")
+    headed_place = {
+        h.passage.id for h in passages if place is not None and place.search(h.passage.section)
+    }
     for unit, cosine in zip(candidates, similarity, strict=True):
         named = stems(f"{unit.passage.passage.title} {unit.passage.passage.section}")
         if unit.header.startswith("|"):
@@ -626,6 +633,8 @@ def _ranked(
             score += RANGE_WEIGHT  # the row the shopper's measurement or product falls in
         if unit.passage.passage.id in about_place:
             score += PRODUCT_WEIGHT  # about the place asked, as a named product's record is
+        if unit.passage.passage.id in headed_place and asked_of is None:
+            score += PLACE_HEADING_WEIGHT  # (a product's record competes as it did)
         label = field_label(unit.text)
         opening = openings[id(unit.passage)] is unit and unit.text.endswith(_WHOLE_SENTENCE)
         if asks[unit.passage.passage.id] >= FAQ_MATCH and opening:

@@ -36,6 +36,8 @@ _SAME: tuple[tuple[str, str], ...] = (
     (r"customer\s+(?:support|assistance|care)", "customer service"),
     (r"modify|amend|alter", "change"),
     (r"modifying|amending|altering", "changing"),
+    (r"gift\s+(?:voucher|certificate|token)", "gift card"),
+    (r"gift\s+(?:vouchers|certificates|tokens)", "gift cards"),
     (r"rucksack|daypack", "backpack"),
     (r"rucksacks|daypacks", "backpacks"),
     (r"head\s*-?torch", "headlamp"),

@@ -1248,6 +1248,19 @@ def test_a_lines_name_a_kinds_warranty_row_and_what_to_do_after_a_report(
     assert "From 30 days to 6 months we'll repair or replace the item" in outcome.answer
 
 
+def test_a_place_is_answered_from_its_own_section_and_vouchers_are_gift_cards(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the twenty-ninth session's conversations: "do you ship to the channel islands?"
+    quoted the gas canister line that lists them among places canisters can't go to, not the
+    section headed with them; "do you sell gift vouchers?" was hedged with the lost-card line."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "do you ship to the channel islands?")
+    assert outcome.evidence[0].text.startswith("Orders to JE and GY postcodes"), outcome.answer
+    outcome, _ = ask(portal, stack.chat, new_session(), "do you sell gift vouchers?")
+    assert outcome.declined is None, outcome.answer
+    assert "gift card" in outcome.answer.lower()
+
+
 def test_a_tables_row_and_column_asked_are_answered_by_that_table(
     portal: BlockingPortal, stack: Any
 ) -> None:
