@@ -223,6 +223,12 @@ class Catalog:
         ("boots": the Ben Nevis Leather Mountain Boot, not the Beeswax Leather Boot Wax)."""
         return [record for record, said, last in self._kinds if words <= said and last & words]
 
+    def cut_for(self, cut: str) -> list[Passage]:
+        """The first passage of each product cut for ``cut`` ("kids", "womens", as
+        `cut_asked` gives it: the Little Fell Kids' Waterproof Jacket for "kids"), in the
+        catalogue's order."""
+        return [record for record, _, _ in self._kinds if cut_asked(record.title) == cut]
+
     def lines(self, document_id: str) -> list[tuple[Passage, str]]:
         """Each quotable line of a product's record (its fields split apart: "Minimum weight:
         1,550 g (flysheet, inner and poles)"), with its passage, in the record's order."""

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.chat.evidence import stems
+from app.chat.products import cut_asked
 from app.index.passage import Passage
 
 _SELLS = r"(?:sell|stock|have|carry|do|offer|make)"
@@ -30,6 +31,8 @@ _ASKS = re.compile(
     re.IGNORECASE,
 )
 _FILLERS = frozenset("any a an the your all some other of for".split())  # noqa: SIM905
+# what a shopper calls products of any kind ("do you have anything for kids?")
+_ANY_KIND = frozenset("anything something stuff products things items gear kit".split())  # noqa: SIM905
 _PRICE = re.compile(r"^Price \(GBP\):\s*(\d+(?:\.\d+)?)\s*$", re.MULTILINE)
 
 
@@ -50,12 +53,22 @@ def asks_for_list(question: str) -> Listed | None:
         return None
     phrase = next(g for g in ("what", "got", "any", "show") if found.group(g) is not None)
     said = found.group(phrase).split()
-    while said and said[0].lower() in _FILLERS:  # "any tents", "your backpacks"
+    while said and said[0].lower() in _FILLERS | _ANY_KIND:  # "any tents", "anything for kids"
         said = said[1:]
     words = stems(" ".join(w for w in said if w.lower() not in _FILLERS))
     if not words:
         return None
     return Listed(" ".join(said), words, asks_whether=found.group("yes") is not None)
+
+
+def for_whom_only(listed: Listed) -> str | None:
+    """The cut a listing asks for when it names whom, not a kind ("do you have anything for
+    kids?": "kids"), as `cut_asked` gives it; None otherwise."""
+    cut = cut_asked(listed.kind)
+    return cut if cut is not None and listed.words <= _WHOM else None
+
+
+_WHOM = stems("kids kid children child childrens women womens men mens ladies junior juniors")
 
 
 def price(record: Passage) -> str:

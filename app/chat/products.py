@@ -107,7 +107,7 @@ CUT_WORDS = frozenset("mens womens men women ladies kids childrens junior unisex
 # The cut a shopper names, in their words: "for women", "the ladies' one", "mens"
 _CUT_SAID = {
     "mens": "mens", "men": "mens", "womens": "womens", "women": "womens", "ladies": "womens",
-    "kids": "kids", "childrens": "kids", "junior": "kids",
+    "kids": "kids", "childrens": "kids", "children": "kids", "junior": "kids",
 }  # fmt: skip
 
 

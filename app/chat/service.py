@@ -8,6 +8,7 @@ reads top to bottom here in one place, while each step's logic lives in its own 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import time
@@ -48,7 +49,7 @@ from app.chat.evidence import (
     units,
 )
 from app.chat.faq_questions import PARAPHRASE_COSINE, faq_questions
-from app.chat.listing import MAX_LISTED, Listed, asks_for_list, listing_answer
+from app.chat.listing import MAX_LISTED, Listed, asks_for_list, for_whom_only, listing_answer
 from app.chat.messages import clean_message
 from app.chat.near_words import NEAR_WORD_SIMILARITY, near_question_words
 from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, ChatEvent, Delta, Done, TurnOutcome
@@ -324,6 +325,10 @@ class ChatService:
         not retrieved); None when it asks no such thing or the catalogue has none of that kind."""
         listed = asks_for_list(question)
         records = facts.catalog.of_kind(listed.words) if listed is not None else []
+        cut = for_whom_only(listed) if listed is not None and not records else None
+        if listed is not None and cut:  # "do you have anything for kids?"
+            records = facts.catalog.cut_for(cut)
+            listed = dataclasses.replace(listed, kind=f"products for {listed.kind}")
         if listed is None or not records:
             return None
         scores = {hit.passage.id: hit.score for hit in retrieved}

@@ -1261,6 +1261,19 @@ def test_a_place_is_answered_from_its_own_section_and_vouchers_are_gift_cards(
     assert "gift card" in outcome.answer.lower()
 
 
+def test_asking_for_anything_for_kids_lists_the_kids_products(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the twenty-ninth session's conversations: "do you have anything for kids?"
+    quoted the privacy notice's "We don't knowingly collect personal data from children"."""
+    session = new_session()
+    outcome, _ = ask(portal, stack.chat, session, "do you have anything for kids?")
+    assert outcome.answer.startswith("Yes, we sell 3 products for kids:"), outcome.answer
+    assert "Little Fell Kids' Waterproof Jacket, £45.00" in outcome.answer
+    outcome, _ = ask(portal, stack.chat, session, "how much is the first one?")
+    assert "Price (GBP): 45" in outcome.answer, outcome.answer
+
+
 def test_a_tables_row_and_column_asked_are_answered_by_that_table(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from app.chat.catalog import Catalog
-from app.chat.listing import Listed, asks_for_list, listing_answer, picked_place, price
+from app.chat.listing import (
+    Listed,
+    asks_for_list,
+    for_whom_only,
+    listing_answer,
+    picked_place,
+    price,
+)
 from tests.unit.passages import FOOTPRINT, JACKET, RETURNS, TENT, hit
 
 WAX = hit("Beeswax Leather Boot Wax", "Price (GBP): 9\nDescription: Wax for leather boots.")
@@ -127,3 +134,22 @@ def test_the_listing_names_each_product_with_its_price_and_source() -> None:
     assert price(RETURNS.passage) == ""
     no_price = listing_answer(listed, [RETURNS.passage])
     assert "- Returns and refunds [1]" in no_price
+
+
+def test_a_listing_that_names_whom_and_no_kind_asks_for_that_cut() -> None:
+    """Seen in the twenty-ninth session: "do you have anything for kids?" quoted the privacy
+    notice's line about children's data."""
+    kids = hit("Little Fell Kids' Waterproof Jacket", "Price (GBP): 45")
+    women = hit("Torridon 3L Waterproof Jacket Women's", "Price (GBP): 229")
+    catalog = Catalog(h.passage for h in [kids, women, TENT, BOOT])
+    for question, cut in [
+        ("do you have anything for kids?", "kids"),
+        ("do you have stuff for children", "kids"),
+        ("do you sell anything for women?", "womens"),
+    ]:
+        listed = asks_for_list(question)
+        assert listed is not None and for_whom_only(listed) == cut
+    assert [p.title for p in catalog.cut_for("kids")] == [kids.passage.title]
+    assert [p.title for p in catalog.cut_for("womens")] == [women.passage.title]
+    tents = asks_for_list("do you have any tents?")
+    assert tents is not None and for_whom_only(tents) is None
