@@ -68,12 +68,12 @@ from app.chat.products import GENERIC, NAMED, PRODUCT_CODE, name_words, names
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
 
-# "size XL", "in XXL", "UK 11", "EU 44", "size 10"; typed in lower case too ("size m", "uk 11"),
-# but for "in" ("in s" is no size)
+# "size XL", "in XXL", "UK 11", "EU 44", "size 10"; typed in lower case too ("size m", "uk 11",
+# "in xl"), but for one letter after "in" ("in s" is no size)
 _SIZE = re.compile(
     r"\b(?:(?i:size)\s+(?i:(XXS|XS|S|M|L|XL|XXL|XXXL|\d{1,2}(?:\.5)?))\b"
     r"|in\s+(XXS|XS|S|M|L|XL|XXL|XXXL|\d{1,2}(?:\.5)?)\b"
-    r"|(?i:(UK|EU|US))\s?(\d{1,2}(?:\.5)?)\b|(XXS|XS|XL|XXL|XXXL)\b)",
+    r"|(?i:(UK|EU|US))\s?(\d{1,2}(?:\.5)?)\b|(?i:(XXS|XS|XL|XXL|XXXL))\b)",
 )
 # "in the long size", "in Long?": a sleeping bag's or a mat's length
 _LENGTH = re.compile(

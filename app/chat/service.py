@@ -544,9 +544,10 @@ class ChatService:
                 cosines = lines @ await self._encoder.encode(part)
                 parts.append((part, [float(x) for x in cosines]))
         earlier = [t.question for t in reversed(turns)][: self._options.history_turns_for_retrieval]
-        # the page's product; the one talked about when its record is among the passages (else
-        # the conversation's words say which it is)
-        about = focus.product.title if focus is not None and not focus.named else None
+        # the page's product; the one talked about, or named by the catalogue's reading (a
+        # line's name alone: "the skiddaw"), when its record is among the passages (else the
+        # conversation's words say which it is)
+        about = focus.product.title if focus is not None else None
         if focus is not None and not focus.page and all(h.passage.title != about for h in passages):
             about = None
         return select_evidence(

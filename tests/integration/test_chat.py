@@ -1274,6 +1274,20 @@ def test_asking_for_anything_for_kids_lists_the_kids_products(
     assert "Price (GBP): 45" in outcome.answer, outcome.answer
 
 
+def test_a_size_typed_in_lower_case_is_the_size_asked(portal: BlockingPortal, stack: Any) -> None:
+    """Seen in the twenty-ninth session: "how much does the cairngorm 800 weigh in xl?" was
+    answered with size M's weight (only "in XL" was read as a size), and "how heavy is the
+    skiddaw in xl?", once declined, showed the Helvellyn fleece's weight as the closest."""
+    outcome, _ = ask(
+        portal, stack.chat, new_session(), "how much does the cairngorm 800 weigh in xl?"
+    )
+    assert outcome.declined == "other_size", outcome.answer
+    assert "Weight: 360 g (size M)" in outcome.answer
+    outcome, _ = ask(portal, stack.chat, new_session(), "how heavy is the skiddaw in xl?")
+    assert outcome.declined == "other_size", outcome.answer
+    assert "Weight: 265 g (size M)" in outcome.answer and "Helvellyn" not in outcome.answer
+
+
 def test_a_tables_row_and_column_asked_are_answered_by_that_table(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -50,6 +50,12 @@ def test_a_size_the_evidence_does_not_state_is_declined() -> None:
         "other_size",
     )
     assert verdict("What does the Cairngorm 800 weigh in size M?", [JACKET])[:2] == (True, None)
+    # a size of two letters or more typed in lower case (seen in the twenty-ninth session:
+    # "how much does the cairngorm 800 weigh in xl?" was answered with size M's weight)
+    assert verdict("how much does the cairngorm 800 weigh in xl?", [JACKET])[:2] == (
+        False,
+        "other_size",
+    )
 
 
 def test_a_day_of_the_year_the_lines_state_other_days_for_is_declined() -> None:
