@@ -887,9 +887,6 @@ def _quoted_text(unit: Unit, chosen: Sequence[_Scored]) -> str:
     return unit.continued
 
 
-_DIGIT = re.compile(r"\d")
-
-
 def _faq_share(asked: frozenset[str], hit: ScoredPassage, closest: float) -> float:
     """How much of the question an FAQ's own question holds, lifted by FAQ_LIFT for the FAQ
     closest to the whole question (``closest``: the best passage score), when that close."""

@@ -88,7 +88,7 @@ class HelpPages:
             header, body = _table(passage) if passage.kind in HELP_KINDS else ("", [])
             if header:
                 self._cells.append((passage.id, *_cells(header, body)))
-                self._labels[passage.id] = [row.strip("|").split("|")[0].strip() for row in body]
+                self._labels[passage.id] = [_row_label(row) for row in body]
                 self._document[passage.id] = passage.document_id
                 key = (passage.document_id, passage.section, header)
                 tables.setdefault(key, []).append(passage)
@@ -200,7 +200,12 @@ def _cells(header: str, rows: Sequence[str]) -> tuple[list[frozenset[str]], list
         return stems(" ".join(re.findall(r"[a-zA-Z]+", cell)))  # "Phone: 0113 …": phone
 
     columns = [words(c) for c in header.strip("|").split("|")[1:]]
-    return columns, [words(row.strip("|").split("|")[0]) for row in rows]
+    return columns, [words(_row_label(row)) for row in rows]
+
+
+def _row_label(row: str) -> str:
+    """A table row's first cell, its label ("| Stoves | 3 years |": "Stoves")."""
+    return row.strip("|").split("|")[0].strip()
 
 
 def _table(passage: Passage) -> tuple[str, list[str]]:

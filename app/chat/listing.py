@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.chat.evidence import stems
-from app.chat.products import cut_asked
+from app.chat.products import cut_alone
 from app.index.passage import Passage
 
 _SELLS = r"(?:sell|stock|have|carry|do|offer|make)"
@@ -64,11 +64,7 @@ def asks_for_list(question: str) -> Listed | None:
 def for_whom_only(listed: Listed) -> str | None:
     """The cut a listing asks for when it names whom, not a kind ("do you have anything for
     kids?": "kids"), as `cut_asked` gives it; None otherwise."""
-    cut = cut_asked(listed.kind)
-    return cut if cut is not None and listed.words <= _WHOM else None
-
-
-_WHOM = stems("kids kid children child childrens women womens men mens ladies junior juniors")
+    return cut_alone(listed.kind)
 
 
 def price(record: Passage) -> str:

@@ -117,6 +117,12 @@ def cut_asked(text: str) -> str | None:
     return said.pop() if len(said) == 1 else None
 
 
+def cut_alone(text: str) -> str | None:
+    """The cut ``text`` names when it names nothing else ("kids", "children": "kids")."""
+    words = tokens(text)
+    return cut_asked(text) if words and all(w in _CUT_SAID for w in words) else None
+
+
 def without_cut(title: str) -> tuple[str, ...]:
     """The words of ``title`` but for whom it is cut for."""
     return tuple(w for w in tokens(title) if w not in CUT_WORDS)

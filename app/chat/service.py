@@ -211,12 +211,12 @@ class ChatService:
                 timings=timings,
                 product=focus.product.document_id if focus else None,
             )
-            listing = self._listing(question, facts, retrieval.passages)
             ranking = ranked_by(
                 read_question(question, "", facts.vocabulary),
                 facts.catalog,
                 turns[-1].listed if turns else (),
             )
+            listing = None if ranking else self._listing(question, facts, retrieval.passages)
             if ranking:
                 yield Delta(self._rank(outcome, ranking))
             elif listing:
@@ -358,7 +358,7 @@ class ChatService:
         outcome.passages, outcome.composed = shown, True
         outcome.answer_policy = self._options.answer_policy
         outcome.answered = True
-        outcome.listed = tuple(dict.fromkeys(r.passage.document_id for r in shown))
+        outcome.listed = tuple(r.passage.document_id for r in shown)
         outcome.product = outcome.listed[0] if one else None
         outcome.answer = outcome.note = answer
         outcome.citations = cited(answer, shown)

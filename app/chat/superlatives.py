@@ -237,8 +237,10 @@ def ranked_by(question: str, catalog: Catalog, listed: Sequence[str] = ()) -> Ra
         records = for_whom(question, catalog.of_kind(asked.words))
     else:
         records = [lines[0][0] for d in listed if (lines := catalog.lines(d))]
+    if len(records) < 2:
+        return None
     found = measured(asked.measure, [catalog.lines(r.document_id) for r in records])
-    if len(records) < 2 or found is None:
+    if found is None:
         return None
     return Ranking(asked, found[0][:MAX_RANKED], found[1])
 
