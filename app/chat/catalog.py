@@ -33,12 +33,14 @@ from app.chat.evidence import (
 )
 from app.chat.listing import picked_place
 from app.chat.products import (
+    NAMED,
     compared,
     cut_asked,
     cuts,
     extends_model,
     name_words,
     named_titles,
+    names,
     tokens,
     without_cut,
 )
@@ -83,6 +85,7 @@ class Catalog:
         self._documents: dict[str, Product] = {}
         self._keys: dict[str, Product] = {}
         self._titles_by_word: dict[str, list[str]] = defaultdict(list)
+        self._capitalised: dict[str, frozenset[str]] = {}  # title → its name words, as written
         self._by_title: dict[str, Product] = {}
         # each product's first passage, with the stems of its title's kind and of its last word
         # (`of_kind`), worked out once
@@ -110,6 +113,11 @@ class Catalog:
                     self._keys.setdefault(key, product)
             for word in name_words(product.title):
                 self._titles_by_word[word].append(product.title)
+            self._capitalised[product.title] = frozenset(
+                w
+                for w in _CAPITALISED.findall(product.title)
+                if w.lower() in name_words(product.title)
+            )
             kind = _kind_words(product.title)
             tails = _tails(kind, lasts)
             self._kinds.append(
@@ -216,6 +224,18 @@ class Catalog:
         if not named and len(only) == 1 and _line_name(next(iter(only))) in said:
             return self._by_title[only.pop()]
         return None
+
+    def titles_named(self, text: str) -> frozenset[str]:
+        """Every title ``text`` names by its distinctive name words, whole or in part, one of
+        them capitalised as the title writes it ("The Scafell Mid and Ben Nevis boots fit true
+        to size": both cuts of the Scafell Mid and the Ben Nevis Leather Mountain Boot; not
+        "Backpacks and pack rain covers", a kind of the Ridgeline Pack Rain Cover)."""
+        said = set(tokens(text))
+        near = {t for word in said for t in self._titles_by_word.get(word, ())}
+        written = set(_CAPITALISED.findall(text))
+        return frozenset(
+            t for t in near if names(text, t) >= NAMED and written & self._capitalised[t]
+        )
 
     def of_kind(self, words: frozenset[str]) -> list[Passage]:
         """The first passage of each product of a kind, in the catalogue's order: its title
@@ -423,6 +443,9 @@ class Catalog:
             if title != product.title and cut_asked(title) == asked and without_cut(title) == own
         ]
         return sold[0] if len(sold) == 1 else None
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][A-Za-z]+\b")
 
 
 def _line_name(title: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app.chat.defences.planted_instructions import is_request
@@ -234,6 +234,7 @@ def select_evidence(
     parts: Sequence[tuple[str, Sequence[float]]] = (),
     answering: str | None = None,
     places: Sequence[str] = (),
+    titles_named: Callable[[str], frozenset[str]] | None = None,
 ) -> Selection:
     """The units of ``passages`` that best answer ``question``.
 
@@ -253,6 +254,8 @@ def select_evidence(
     ("Canada"): the lines of a passage naming one are about it, and are ranked up as a named
     product's record is ("how long does delivery to canada take?" is the Rest of the world
     section's, which lists Canada, not the Northern Ireland FAQ's "takes 3–5 working days").
+    ``titles_named`` gives the product titles a text names (the catalogue's reading): a help
+    page's line naming other products and not the one asked about is theirs, never its.
     """
     candidates = units(passages)
     titles = [h.passage.title for h in passages if h.passage.kind == "product"]
@@ -278,7 +281,7 @@ def select_evidence(
             named = subject([text], passages) if product is not None else None
             ranked = _ranked(
                 text, asked_stems(text), candidates, cosines, passages, product, named,
-                given=answering, places=places,
+                given=answering, places=places, titles_named=titles_named,
             )  # fmt: skip
             shown = {c[1].text for c in chosen}
             found = _chosen([r for r in ranked if r[1].text not in shown], max_lines + more_lines)
@@ -295,7 +298,7 @@ def select_evidence(
         alike = alike if cuts(alike) else frozenset()
         ranked = _ranked(
             question, asked, candidates, similarity, passages, product, topic=topic, alike=alike,
-            given=answering, places=places,
+            given=answering, places=places, titles_named=titles_named,
         )  # fmt: skip
         found = _chosen(ranked, max_lines + more_lines)  # greedy: the answer's lines come first
         head = found[0][1].passage.passage if found else None
@@ -409,6 +412,7 @@ def _compared_lines(
     if not asked:  # "what's the difference between them?": what each one is
         asked = frozenset({_DESCRIPTION_STEM})
     picked: list[_Scored] = []
+    owns: list[list[_Scored]] = []
     for title in named:
         ranked = _ranked(question, asked, candidates, similarity, passages, title)
         others = [t for t in named if t != title]
@@ -419,8 +423,15 @@ def _compared_lines(
         ]  # fmt: skip  # not "Succeeded by the Trailrunner 5 …, which has a 6 mm drop"
         if own:  # its best line holding what is asked ("Minimum weight"), else its best
             picked.append(next((r for r in own if r[2]), own[0]))
+            owns.append(own)
     if len(picked) < 2:
         return None
+    # the same field of each, when each record gives the best one's: "Comfort temperature"
+    # of both bags, never one's comfort and the other's extreme temperature
+    lead = _FIELD.match(max(picked, key=lambda r: r[0])[1].text)
+    if lead is not None:
+        same = [next((r for r in own if r[1].text.startswith(lead.group(0))), None) for own in owns]
+        picked = [s for s in same if s is not None] if all(same) else picked
     words = frozenset().union(*(_line_words(unit) for _, unit, _ in picked))
     return Selection(tuple(_evidence(picked, picked, [])), None, words)
 
@@ -573,6 +584,7 @@ def _ranked(
     alike: frozenset[str] = frozenset(),
     given: str | None = None,
     places: Sequence[str] = (),
+    titles_named: Callable[[str], frozenset[str]] | None = None,
 ) -> list[_Scored]:
     """The candidates that may answer, best first; another product's lines are left out when
     ``product`` is known, and the ``favoured`` product's record (by default ``product``'s) is
@@ -623,6 +635,9 @@ def _ranked(
         if asked_of is not None and not record:  # a help page's line, asked of a product
             if names_another(unit.text, asked_of):  # "the Beacon 400 Rechargeable Battery Pack"
                 continue  # another product's case, never shown as this one's
+            others = titles_named(unit.text) if titles_named is not None else frozenset()
+            if others and asked_of not in others and not others & alike:
+                continue  # "the Ben Nevis has a wide (G) fitting", asked of the Haworth
             if asked & named:  # on a page about what is asked: the row of the product's kind
                 held |= kind & stems(unit.text) - named  # "Headlamps, … | 2 years"
                 row = table_cells(unit.text)[0] if unit.header.startswith("|") else ""
@@ -1006,6 +1021,7 @@ def plain_words(text: str) -> list[str]:
 
 _SUFFIX = re.compile(r"(?:ing|ed)$")
 _PLURAL = re.compile(r"(?<=[a-z]{3})(?<!s)s$")
+_DOUBLED = re.compile(r"([b-df-hj-km-rtv-y])\1$")
 
 
 _PROOF = re.compile(r"^[a-z]+proof")
@@ -1013,7 +1029,8 @@ _PROOF = re.compile(r"^[a-z]+proof")
 
 def stem(word: str) -> str:
     """The first five letters after a common suffix and a final e: "filled", "fill" and "fills"
-    agree, and so do "comes" and "come", "charges" and "charge" ("glass" keeps its s). A
+    agree, and so do "comes" and "come", "charges" and "charge" ("glass" keeps its s),
+    "fitting" and "fit" (a consonant doubled before the suffix is written once). A
     "-proof" word keeps the whole of it: "waterproof" is not "water"."""
     proof = _PROOF.match(word)
     if proof:
@@ -1021,7 +1038,9 @@ def stem(word: str) -> str:
     if word.isalpha():
         word = _PLURAL.sub("", word)
         if len(word) > 4:
-            word = _SUFFIX.sub("", word)
+            cut = _SUFFIX.sub("", word)
+            # "fitting", "zipped": "fit", "zip" (a double l, s or z stays: "filled", "pressed")
+            word = cut[:-1] if cut != word and len(cut) > 3 and _DOUBLED.search(cut) else cut
         if len(word) > 3 and word.endswith("e"):
             word = word[:-1]
     return word[:STEM]

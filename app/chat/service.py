@@ -443,7 +443,9 @@ class ChatService:
         places = facts.vocabulary.places.asked_in(
             question, read_question(last, "", facts.vocabulary)
         )
-        selection = await self._select(question, vector, turns, passages, focus, answering, places)
+        selection = await self._select(
+            question, vector, turns, passages, focus, answering, places, facts.catalog
+        )
         outcome.product = _product_of(selection, passages, facts.catalog, outcome.product)
         outcome.listed = _compared(question, selection, passages)
         about = _asked_about(selection, focus, facts.catalog)
@@ -531,9 +533,11 @@ class ChatService:
         focus: Focus | None,
         answering: str | None,
         places: Sequence[str] = (),
+        catalog: Catalog | None = None,
     ) -> Selection:
         """The lines that answer; ``places``: those the question names that the pages name too
-        ("Canada"), whose sections' lines are the ones about it."""
+        ("Canada"), whose sections' lines are the ones about it; ``catalog``: which products a
+        help page's line names."""
         self.warm_lines()
         texts = [unit.text for unit in units(passages)]
         lines = await self._lines.vectors(texts) if texts else None
@@ -559,6 +563,7 @@ class ChatService:
             parts=parts,
             answering=answering,
             places=places,
+            titles_named=catalog.titles_named if catalog is not None else None,
         )
 
     async def _near_words(self, question: str, selection: Selection) -> frozenset[str]:

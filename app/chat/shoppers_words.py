@@ -42,6 +42,7 @@ _SAME: tuple[tuple[str, str], ...] = (
     (r"rucksacks|daypacks", "backpacks"),
     (r"head\s*-?torch", "headlamp"),
     (r"head\s*-?torches", "headlamps"),
+    (r"returns?\s+(?:window|period|time\s*-?frame)", "time limit for returns"),
     (r"package", "parcel"),
     (r"packages", "parcels"),
     (r"payment\s+(?:options|modalities|types)", "payment methods"),

@@ -1288,6 +1288,42 @@ def test_a_size_typed_in_lower_case_is_the_size_asked(portal: BlockingPortal, st
     assert "Weight: 265 g (size M)" in outcome.answer and "Helvellyn" not in outcome.answer
 
 
+def test_a_help_line_about_other_products_is_not_the_named_ones(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirtieth session's conversations: "do the haworth boots come in wide
+    fit?" was answered "Yes." with the sizing FAQ's "the Ben Nevis has a wide (G) fitting"
+    (a line about two other boots); the Haworth's own "Width fitting: standard (F)" was
+    passed over ("fitting" was not read as "fit")."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "do the haworth boots come in wide fit?")
+    assert not outcome.answer.startswith("Yes"), outcome.answer
+    assert "Ben Nevis" not in outcome.answer
+    assert "Width fitting: standard (F)" in outcome.answer
+
+
+def test_a_comparison_quotes_the_same_field_of_each_product(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirtieth session's conversations: "which is warmer, the nightjar 300 or
+    the fellsman?" quoted one bag's comfort temperature beside the other's extreme one."""
+    outcome, _ = ask(
+        portal, stack.chat, new_session(), "which is warmer, the nightjar 300 or the fellsman?"
+    )
+    assert "Comfort temperature: 6°C" in outcome.answer, outcome.answer
+    assert "Comfort temperature: 5°C" in outcome.answer
+    assert "Extreme temperature" not in outcome.answer
+
+
+def test_the_return_window_is_the_time_limit_for_returns(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirtieth session's conversations: "what is the return window?" showed
+    how to start a return (the pages say "window" only of the 60-minute order changes)."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "what is the return window?")
+    assert outcome.declined is None, outcome.answer
+    assert "30 days" in outcome.answer, outcome.answer
+
+
 def test_a_tables_row_and_column_asked_are_answered_by_that_table(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -252,3 +252,18 @@ def test_a_lines_name_said_alone_names_its_one_product() -> None:
     # product's word, names nothing of itself
     assert catalog.named("is it packable?") is None
     assert catalog.named("does the lumen fit in the skiddaw pocket?") is None
+
+
+def test_every_product_a_help_line_names_capitalised_is_read() -> None:
+    """A help page's line names its products as the titles write them ("The Scafell Mid and
+    Ben Nevis boots"); a kind in lower case ("pack rain covers") names no product."""
+    titles = [
+        "Ben Nevis Leather Mountain Boot",
+        "Scafell Mid Waterproof Walking Boot Men's",
+        "Haworth Lightweight Walking Boot",
+        "Ridgeline Pack Rain Cover",
+    ]
+    catalog = Catalog([hit(t, "Weight: 1 g").passage for t in titles])
+    line = "The Scafell Mid and Ben Nevis boots fit true to size; the Ben Nevis has a wide fitting."
+    assert catalog.titles_named(line) == {titles[0], titles[1]}
+    assert catalog.titles_named("| Backpacks and pack rain covers | 5 years |") == frozenset()

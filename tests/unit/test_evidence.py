@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.chat.catalog import Catalog
 from app.chat.compose import (
     OFFER,
     PARTIAL,
@@ -17,6 +18,7 @@ from app.chat.evidence import (
     kind_stems,
     names_another,
     select_evidence,
+    stem,
     units,
 )
 from app.chat.products import cuts
@@ -892,6 +894,65 @@ def test_a_comparison_shows_each_products_line_under_its_name() -> None:
     # naming both without comparing ("does the footprint fit the 3?") is no comparison
     fit = choose("Does the Stormhollow 2 Footprint fit the Stormhollow 3 Tent?", [FOOTPRINT, TENT])
     assert fit[0].startswith("Compatibility: Fits the Stormhollow 2 Tent only")
+
+
+def test_a_comparison_quotes_the_same_field_of_each_product() -> None:
+    """ "which is warmer, the nightjar 300 or the fellsman?": each bag's comfort temperature,
+    though the other's extreme temperature is nearer the question by its vector."""
+    nightjar = hit(
+        "Nightjar 300 Down Sleeping Bag",
+        "Specs: Comfort temperature: 6°C; Limit temperature: 2°C; Extreme temperature: −12°C",
+    )
+    fellsman = hit(
+        "Fellsman Synthetic Sleeping Bag",
+        "Specs: Comfort temperature: 5°C; Limit temperature: 0°C; Extreme temperature: −15°C",
+    )
+    passages = [nightjar, fellsman]
+    similarity = [
+        0.6 if u.text.startswith("Comfort") and "6" in u.text
+        else 0.5 if u.text.startswith("Extreme") and "15" in u.text
+        else 0.2
+        for u in units(passages)
+    ]  # fmt: skip
+    question = "which is warmer, the nightjar 300 or the fellsman?"
+    lines = select_evidence(question, (), passages, similarity).lines
+    assert [line.text for line in lines] == ["Comfort temperature: 6°C", "Comfort temperature: 5°C"]
+
+
+def test_a_help_line_naming_only_other_products_is_not_the_asked_ones() -> None:
+    """ "do the haworth boots come in wide fit?": the sizing FAQ's "the Ben Nevis has a wide
+    (G) fitting" is about two other boots; the Haworth's own Width fitting line answers."""
+    haworth = hit(
+        "Haworth Lightweight Walking Boot",
+        "Specs: Weight: 820 g per pair (UK 8); Width fitting: standard (F)",
+    )
+    sizing = hit(
+        "Do your walking boots fit true to size?",
+        "The Scafell Mid and Ben Nevis boots fit true to size; the Ben Nevis has a wide (G) "
+        "fitting.",
+        kind="faq",
+    )
+    others = [
+        hit("Ben Nevis Leather Mountain Boot", "Specs: Width fitting: wide (G)"),
+        hit("Scafell Mid Waterproof Walking Boot Men's", "Specs: Width fitting: standard (F)"),
+    ]
+    catalog = Catalog(h.passage for h in [haworth, *others])
+    passages = [sizing, haworth]
+    similarity = [0.8 if "Ben Nevis" in u.text else 0.2 for u in units(passages)]
+    question = "do the haworth boots come in wide fit?"
+    lines = select_evidence(
+        question, (), passages, similarity, titles_named=catalog.titles_named
+    ).lines
+    assert lines[0].text == "Width fitting: standard (F)", lines
+    assert all("Ben Nevis" not in line.text for line in lines)
+    # without the catalogue's reading, the line about the other boots comes first
+    assert "Ben Nevis" in select_evidence(question, (), passages, similarity).lines[0].text
+
+
+def test_a_consonant_doubled_before_a_suffix_is_one() -> None:
+    assert stem("fitting") == stem("fit") == stem("fitted")
+    assert stem("zipped") == stem("zip") and stem("running") == stem("run")
+    assert stem("added") == stem("add") and stem("filled") == stem("fill")
 
 
 def test_a_field_whose_value_holds_a_colon_is_one_field() -> None:

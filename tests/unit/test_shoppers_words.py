@@ -22,6 +22,7 @@ def test_retail_words_are_read_as_the_pages_words() -> None:
     assert _read("what's the lightest rucksack?") == "what's the lightest backpack?"
     assert _read("do you sell head torches?") == "do you sell headlamps?"
     assert _read("do you sell gift vouchers?") == "do you sell gift cards?"
+    assert _read("what is the return window?") == "what is the time limit for returns?"
 
 
 def test_a_word_the_pages_use_is_left_as_it_is() -> None:
