@@ -96,6 +96,10 @@ class TurnSearch:
         for part in question_parts(question)[1:]:  # a further question in the message
             searches.append(([await self._encoder.encode(about + part)], [part]))
         page = focus.product.title if focus is not None and focus.page else None
+        # the product asked of, or the first of the cuts named alike ("the torridon jacket":
+        # the men's and the women's are of one kind)
+        cut = next(iter(facts.catalog.cuts_named(question)), None) if focus is None else None
+        asked_of = focus.product if focus is not None else cut
         first: list[str] = []
         answering = None
         asked = asked_stems(question)
@@ -112,7 +116,7 @@ class TurnSearch:
             first = facts.catalog.describing(focus.product)  # "Tell me about the Stormhollow 2"
         elif focus is not None and not focus.named:  # "how much is it?": its Price line
             first = facts.catalog.holding(focus.product, asked)[:2]
-        elif focus is None:  # "What is your warranty?": the Warranty page's introduction
+        elif focus is None and cut is None:  # "What is your warranty?": its introduction
             # "How much is delivery?": the Delivery page's first table with a Cost column
             answering = facts.pages.table_asked(question)
             if answering is None:  # "help me cancelling purchase 3707955617": the FAQ "Can
@@ -130,12 +134,12 @@ class TurnSearch:
             if not first:  # "what time does live chat close on a saturday": its table's row
                 cell = facts.pages.cell_asked(asked)
                 first = [cell] if cell else []
-        if focus is not None and not first:
+        if asked_of is not None and not first:
             # "what's the warranty on the cairngorm 800?": the row of its kind ("Insulated
             # jackets, …") of the table whose column the question asks and its record does not
-            own = stems(focus.product.title) | facts.catalog.fields_of(focus.product)
-            row = facts.pages.row_of_kind(asked - own, facts.catalog.kinds(focus.product))
-            first = [row, *facts.catalog.describing(focus.product)] if row else []
+            own = stems(asked_of.title) | facts.catalog.fields_of(asked_of)
+            row = facts.pages.row_of_kind(asked - own, facts.catalog.kinds(asked_of))
+            first = [row, *facts.catalog.describing(asked_of)] if row else []
         # the product the question names, or the cuts it names alike ("is the scafell mid ok
         # with crampons?": the men's and the women's records, though no line is near enough)
         named = (

@@ -1324,6 +1324,20 @@ def test_the_return_window_is_the_time_limit_for_returns(
     assert "30 days" in outcome.answer, outcome.answer
 
 
+def test_the_warranty_of_cuts_named_alike_is_their_kinds_row(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirtieth session's conversations: "how long is the warranty on the
+    torridon jacket?" (the men's and the women's named alike) opened with the warranty FAQ's
+    "backpacks and cookware 5 years"."""
+    outcome, _ = ask(
+        portal, stack.chat, new_session(), "how long is the warranty on the torridon jacket?"
+    )
+    assert outcome.declined is None, outcome.answer
+    assert "| Waterproof jackets and trousers | 2 years |" in outcome.answer, outcome.answer
+    assert "5 years" not in outcome.answer
+
+
 def test_a_tables_row_and_column_asked_are_answered_by_that_table(
     portal: BlockingPortal, stack: Any
 ) -> None:
