@@ -157,8 +157,13 @@ def judge(
         }
         if given and not given & asked:
             return Verdict(False, "other_size")
-        # a size the product's record does not list ("the Fellsman in the long size": Regular)
+        # a size the product's record does not list ("the Fellsman in the long size": Regular),
+        # nor any other cut's the question names alike ("the scafell mid boots in uk 12": the
+        # men's lists it, the women's does not)
         listed = catalog.sizes(product) if catalog is not None and product is not None else None
+        alike = catalog.cuts_named(question) if catalog is not None else []
+        if catalog is not None and alike and (product is None or product in alike):
+            listed = frozenset().union(*(catalog.sizes(cut) for cut in alike))
         if listed and not listed & asked:
             return Verdict(False, "other_size", missing=sorted(asked)[0])
     case = _other_case(question, selection, vocabulary, _names_written(question, catalog))
@@ -473,7 +478,10 @@ def _asked_sizes(question: str) -> set[str]:
         if system:
             found.add(f"{system.upper()} {number}")
         else:
-            found.add((sized or letter or bare).upper())
+            size = (sized or letter or bare).upper()
+            found.add(size)
+            if size[0].isdigit():  # "size 13": UK 13 where the pages give sizes by system
+                found |= {f"{system} {size}" for system in ("UK", "EU", "US")}
     return found
 
 

@@ -1338,6 +1338,22 @@ def test_the_warranty_of_cuts_named_alike_is_their_kinds_row(
     assert "5 years" not in outcome.answer
 
 
+def test_a_size_as_a_bare_number_and_the_sizes_of_cuts_named_alike(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirtieth session's conversations: "can i get the ben nevis in size 13?"
+    was declined (its record lists "UK 13", not "13"), "do the scafell mid boots come in uk
+    12?" was declined by the women's sizes though the men's lists UK 12, and "can i get the
+    scafell in size 13?", which neither cut lists, was answered with the women's sizes."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "can i get the ben nevis in size 13?")
+    assert outcome.declined is None, outcome.answer
+    assert "UK 12; UK 13" in outcome.answer
+    outcome, _ = ask(portal, stack.chat, new_session(), "do the scafell mid boots come in uk 12?")
+    assert outcome.declined is None, outcome.answer
+    outcome, _ = ask(portal, stack.chat, new_session(), "can i get the scafell in size 13?")
+    assert outcome.declined == "other_size", outcome.answer
+
+
 def test_a_tables_row_and_column_asked_are_answered_by_that_table(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -507,6 +507,34 @@ def test_a_size_the_record_does_not_list_is_declined() -> None:
     assert sized("How much does the Merino Hiker Sock weigh in UK 9?", SOCK)[1] != "other_size"
 
 
+def test_a_size_given_as_a_bare_number_is_one_the_record_lists_by_system() -> None:
+    """ "in size 8" asks the record's "UK 8" (the Sizes line and the line's "(UK 8)")."""
+    assert sized("How much does the Trailrunner 5 weigh in size 8?", SHOE) == (True, None)
+    assert sized("can i get the trailrunner 5 in size 11?", SHOE) == (True, None)
+    assert sized("can i get the trailrunner 5 in size 13?", SHOE) == (False, "other_size")
+
+
+def test_a_size_any_cut_named_alike_lists_is_listed() -> None:
+    """ "do the scafell mid boots come in uk 12?": the men's lists it, the women's does not;
+    neither lists UK 13."""
+    boots = [
+        hit(f"Scafell Mid Walking Boot {cut}", f"SKU: x\nSizes: {sizes}\nSpecs: Weight: 600 g",
+            doc=f"products/catalog.jsonl#FH-BOOT-{cut}")
+        for cut, sizes in (("Men's", "UK 7; UK 12"), ("Women's", "UK 3; UK 8"))
+    ]  # fmt: skip
+    catalog = Catalog(h.passage for h in [*boots, *SHOP])
+    vocabulary = Vocabulary([h.passage for h in [*boots, *SHOP]])
+    women = catalog.titled(boots[1].passage.title)
+
+    def judged(question: str) -> tuple[bool, str | None]:
+        selection = select_evidence(question, (), [boots[1]], [0.0] * len(units([boots[1]])))
+        found = judge(question, selection, [boots[1]], vocabulary, catalog=catalog, product=women)
+        return found.answerable, found.reason
+
+    assert judged("do the scafell mid boots come in uk 12?")[1] != "other_size"
+    assert judged("do the scafell mid boots come in uk 13?") == (False, "other_size")
+
+
 def test_a_field_no_cut_of_the_named_product_lists_is_declined() -> None:
     boots = [
         hit(f"Scafell Mid Walking Boot {cut}", "SKU: x\nSpecs: Weight: 600 g; Waterproof: Yes",
