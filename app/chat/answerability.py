@@ -481,7 +481,7 @@ def _asked_sizes(question: str) -> set[str]:
             size = (sized or letter or bare).upper()
             found.add(size)
             if size[0].isdigit():  # "size 13": UK 13 where the pages give sizes by system
-                found |= {f"{system} {size}" for system in ("UK", "EU", "US")}
+                found |= {f"{scale} {size}" for scale in ("UK", "EU", "US")}
     return found
 
 
