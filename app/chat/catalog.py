@@ -123,6 +123,7 @@ class Catalog:
             self._kinds.append(
                 (passage, stems(" ".join(kind)) | tails, kind_stems(product.title) | tails)
             )
+        self._kind_names = frozenset().union(*(last for _, _, last in self._kinds))
         self._words: dict[str, set[str]] = defaultdict(set)  # document id → its records' stems
         self._described: dict[str, str] = {}  # document id → the passage with its description
         # document id → (passage id, its field names' stems), in the record's order
@@ -236,6 +237,11 @@ class Catalog:
         return frozenset(
             t for t in near if names(text, t) >= NAMED and written & self._capitalised[t]
         )
+
+    def kind_names(self) -> frozenset[str]:
+        """The stems of the kinds of product the shop sells, as their titles end ("boot",
+        "fleec", "jacke", "tent")."""
+        return self._kind_names
 
     def of_kind(self, words: frozenset[str]) -> list[Passage]:
         """The first passage of each product of a kind, in the catalogue's order: its title

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from app.chat.answerability import names_in
-from app.chat.evidence import counts
+from app.chat.evidence import counts, stems
 from app.index.passage import Passage
 from app.retrieval.line_vectors import LineVectors
 
@@ -42,13 +42,17 @@ async def paraphrased_faq(
     lines: LineVectors,
     *,
     threshold: float = PARAPHRASE_COSINE,
+    kinds: frozenset[str] = frozenset(),
 ) -> str | None:
     """The id of the FAQ passage whose own question ``message`` (``vector``: its own,
     normalised) is closest to, when within ``threshold`` and the two name the same names;
     None otherwise (or with no FAQ). A name tells near questions apart that the vectors do
     not: "How much is delivery to Jersey?" is not "How much is delivery to the Scottish
     Highlands and Islands?". The questions' vectors are the line cache's: embedded once per
-    served version."""
+    served version. ``kinds`` are the stems of the kinds of product the shop sells ("fleec",
+    "jacke", "boot"): a message naming kinds the FAQ's question names none of asks about other
+    things ("can i wash my fleece in the machine?" is not "Can I wash my down jacket or
+    sleeping bag?")."""
     if not faqs or threshold <= 0:
         return None
     questions = await lines.vectors([p.title for p in faqs])
@@ -59,6 +63,9 @@ async def paraphrased_faq(
         return None
     if counts(title) and not counts(message):
         return None  # "Can I use more than one discount code?" is not "do you have a code?"
+    said, asked = stems(message) & kinds, stems(title) & kinds
+    if said and asked and not said & asked:
+        return None
     return faqs[best].id
 
 

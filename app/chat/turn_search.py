@@ -122,7 +122,12 @@ class TurnSearch:
             if answering is None:  # "help me cancelling purchase 3707955617": the FAQ "Can
                 # I change or cancel my order?", not the page "Changing or Cancelling an Order"
                 answering = await paraphrased_faq(
-                    question, vector, facts.pages.faqs, self._lines, threshold=self._paraphrase
+                    question,
+                    vector,
+                    facts.pages.faqs,
+                    self._lines,
+                    threshold=self._paraphrase,
+                    kinds=facts.catalog.kind_names(),
                 )
             first = [] if answering else facts.pages.introducing(asked)
             opening = facts.pages.first_section(first[0]) if first else None
@@ -162,7 +167,12 @@ class TurnSearch:
         """The question of the shop's FAQ that ``message`` asks in other words, if any."""
         vector = await self._encoder.encode(message)
         found = await paraphrased_faq(
-            message, vector, facts.pages.faqs, self._lines, threshold=self._paraphrase
+            message,
+            vector,
+            facts.pages.faqs,
+            self._lines,
+            threshold=self._paraphrase,
+            kinds=facts.catalog.kind_names(),
         )
         return next((faq.title for faq in facts.pages.faqs if faq.id == found), None)
 

@@ -1354,6 +1354,18 @@ def test_a_size_as_a_bare_number_and_the_sizes_of_cuts_named_alike(
     assert outcome.declined == "other_size", outcome.answer
 
 
+def test_an_faq_about_another_kind_of_product_is_not_the_one_asked(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirtieth session's conversations: "can i wash my fleece in the machine?"
+    opened with the down FAQ's "Yes, in a front-loading machine … with a down-specific wash"
+    (that FAQ's own question was the nearest: "Can I wash my down jacket or sleeping bag?")."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "can i wash my fleece in the machine?")
+    assert outcome.declined is None, outcome.answer
+    assert "down-specific" not in outcome.answer, outcome.answer
+    assert "Machine wash at 30°C inside out" in outcome.answer
+
+
 def test_a_tables_row_and_column_asked_are_answered_by_that_table(
     portal: BlockingPortal, stack: Any
 ) -> None:

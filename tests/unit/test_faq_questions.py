@@ -87,3 +87,27 @@ def test_what_a_request_says_of_the_shopper_does_not_take_the_faqs_place() -> No
     similarity[0] = 0.3  # the urgent line is closer by its own vector, and its section says "need"
     asked = select_evidence(question, (), passages, similarity, answering=CANCEL.passage.id)
     assert asked.lines[0].text.startswith("Yes, within 60 minutes")
+
+
+def test_a_message_naming_another_kind_of_product_asks_another_faq() -> None:
+    """ "can i wash my fleece in the machine?" is near "Can I wash my down jacket or sleeping
+    bag?" by its vector, but names a kind of product that question does not."""
+    down = hit(
+        "Can I wash my down jacket or sleeping bag?",
+        "Question: Can I wash my down jacket or sleeping bag?\nAnswer: Yes, with a down wash.",
+        kind="faq",
+    )
+    lines = _Lines({down.passage.title: [1.0, 0.0]})
+    kinds = frozenset({"fleec", "jacke", "bag", "tent"})
+
+    def found(message: str) -> str | None:
+        return asyncio.run(
+            paraphrased_faq(
+                message, np.array([0.9, 0.1], dtype=np.float32), [down.passage],
+                cast(LineVectors, lines), kinds=kinds,
+            )
+        )  # fmt: skip
+
+    assert found("can i wash my fleece in the machine?") is None
+    assert found("can i wash my down jacket in the machine?") == down.passage.id
+    assert found("can i machine wash it?") == down.passage.id  # naming no kind
