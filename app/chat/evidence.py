@@ -1021,7 +1021,6 @@ def plain_words(text: str) -> list[str]:
 
 _SUFFIX = re.compile(r"(?:ing|ed)$")
 _PLURAL = re.compile(r"(?<=[a-z]{3})(?<!s)s$")
-_DOUBLED = re.compile(r"([b-df-hj-km-rtv-y])\1$")
 
 
 _PROOF = re.compile(r"^[a-z]+proof")
@@ -1029,8 +1028,7 @@ _PROOF = re.compile(r"^[a-z]+proof")
 
 def stem(word: str) -> str:
     """The first five letters after a common suffix and a final e: "filled", "fill" and "fills"
-    agree, and so do "comes" and "come", "charges" and "charge" ("glass" keeps its s),
-    "fitting" and "fit" (a consonant doubled before the suffix is written once). A
+    agree, and so do "comes" and "come", "charges" and "charge" ("glass" keeps its s). A
     "-proof" word keeps the whole of it: "waterproof" is not "water"."""
     proof = _PROOF.match(word)
     if proof:
@@ -1038,9 +1036,7 @@ def stem(word: str) -> str:
     if word.isalpha():
         word = _PLURAL.sub("", word)
         if len(word) > 4:
-            cut = _SUFFIX.sub("", word)
-            # "fitting", "zipped": "fit", "zip" (a double l, s or z stays: "filled", "pressed")
-            word = cut[:-1] if cut != word and len(cut) > 3 and _DOUBLED.search(cut) else cut
+            word = _SUFFIX.sub("", word)
         if len(word) > 3 and word.endswith("e"):
             word = word[:-1]
     return word[:STEM]

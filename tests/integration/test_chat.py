@@ -1294,7 +1294,7 @@ def test_a_help_line_about_other_products_is_not_the_named_ones(
     """Seen in the thirtieth session's conversations: "do the haworth boots come in wide
     fit?" was answered "Yes." with the sizing FAQ's "the Ben Nevis has a wide (G) fitting"
     (a line about two other boots); the Haworth's own "Width fitting: standard (F)" was
-    passed over ("fitting" was not read as "fit")."""
+    passed over."""
     outcome, _ = ask(portal, stack.chat, new_session(), "do the haworth boots come in wide fit?")
     assert not outcome.answer.startswith("Yes"), outcome.answer
     assert "Ben Nevis" not in outcome.answer

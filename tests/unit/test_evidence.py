@@ -18,7 +18,6 @@ from app.chat.evidence import (
     kind_stems,
     names_another,
     select_evidence,
-    stem,
     units,
 )
 from app.chat.products import cuts
@@ -947,12 +946,6 @@ def test_a_help_line_naming_only_other_products_is_not_the_asked_ones() -> None:
     assert all("Ben Nevis" not in line.text for line in lines)
     # without the catalogue's reading, the line about the other boots comes first
     assert "Ben Nevis" in select_evidence(question, (), passages, similarity).lines[0].text
-
-
-def test_a_consonant_doubled_before_a_suffix_is_one() -> None:
-    assert stem("fitting") == stem("fit") == stem("fitted")
-    assert stem("zipped") == stem("zip") and stem("running") == stem("run")
-    assert stem("added") == stem("add") and stem("filled") == stem("fill")
 
 
 def test_a_field_whose_value_holds_a_colon_is_one_field() -> None:
