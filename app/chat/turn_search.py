@@ -121,14 +121,7 @@ class TurnSearch:
             answering = facts.pages.table_asked(question)
             if answering is None:  # "help me cancelling purchase 3707955617": the FAQ "Can
                 # I change or cancel my order?", not the page "Changing or Cancelling an Order"
-                answering = await paraphrased_faq(
-                    question,
-                    vector,
-                    facts.pages.faqs,
-                    self._lines,
-                    threshold=self._paraphrase,
-                    kinds=facts.catalog.kind_names(),
-                )
+                answering = await self._paraphrased(question, vector, facts)
             first = [] if answering else facts.pages.introducing(asked)
             opening = facts.pages.first_section(first[0]) if first else None
             if opening is not None:  # "how can I contact you?": not "This page lists every
@@ -165,8 +158,12 @@ class TurnSearch:
 
     async def faq_asked(self, message: str, facts: PageFacts) -> str | None:
         """The question of the shop's FAQ that ``message`` asks in other words, if any."""
-        vector = await self._encoder.encode(message)
-        found = await paraphrased_faq(
+        found = await self._paraphrased(message, await self._encoder.encode(message), facts)
+        return next((faq.title for faq in facts.pages.faqs if faq.id == found), None)
+
+    async def _paraphrased(self, message: str, vector: np.ndarray, facts: PageFacts) -> str | None:
+        """The id of the FAQ ``message`` (``vector``: its own) asks in other words, if any."""
+        return await paraphrased_faq(
             message,
             vector,
             facts.pages.faqs,
@@ -174,7 +171,6 @@ class TurnSearch:
             threshold=self._paraphrase,
             kinds=facts.catalog.kind_names(),
         )
-        return next((faq.title for faq in facts.pages.faqs if faq.id == found), None)
 
     async def remember(self, session_id: str, index: int, vector: np.ndarray) -> None:
         """Keep the turn's vector for the next turns' blend."""
