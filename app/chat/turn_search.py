@@ -10,17 +10,28 @@ is preferred: its passages are ranked first.
 
 from __future__ import annotations
 
+import re
 import time
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
 
 from app.chat.catalog import Focus
-from app.chat.evidence import asked_stems, asks_comparison, asks_what_it_is, differing, stems
+from app.chat.evidence import (
+    asked_stems,
+    asks_comparison,
+    asks_what_it_is,
+    differing,
+    stem,
+    stems,
+    units,
+)
 from app.chat.faq_questions import paraphrased_faq
 from app.chat.page_facts import PageFacts
 from app.chat.reading import read_question
 from app.retrieval.line_vectors import LineVectors
+from app.retrieval.published_index import ScoredPassage
 from app.retrieval.query_encoder import QueryEncoder
 from app.retrieval.retriever import Retrieval, Retriever
 from app.retrieval.rewrite import query_texts, question_parts
@@ -153,8 +164,47 @@ class TurnSearch:
             retrieval = self._retriever.search_parts(
                 searches, prefer=page, first=first, named=named
             )
+        if named and not first:
+            retrieval = await self._with_named(retrieval, named, question, vector)
         timings["search"] = time.perf_counter() - mark
         return Found(vector, queries[1] if previous else vector, retrieval, answering)
+
+    async def _with_named(
+        self, retrieval: Retrieval, named: list[str], question: str, vector: np.ndarray
+    ) -> Retrieval:
+        """``retrieval`` with the named product's passage that holds the line nearest the
+        question in the place of the last other product's passage, when none of the named one's
+        was kept ("is the waymark 3 waterproof?": the waterproof jackets' records, not the GPS's
+        "Water resistance: IPX7"); as it was when one of its passages is kept, or no other
+        product's (the help pages' lines answer)."""
+        served = self._retriever.index.current()
+        titles = set(named)
+        if served.version.id != retrieval.index_version or any(
+            hit.passage.title in titles for hit in retrieval.passages
+        ):
+            return retrieval
+        others = [i for i, hit in enumerate(retrieval.passages) if hit.passage.kind == "product"]
+        if not others:
+            return retrieval
+        rows = [row for title in named for row in served.rows_titled(title)]
+        own = [ScoredPassage(served.version.passages[row], 0.0) for row in rows]
+        lines = units(own)
+        if not lines:
+            return retrieval
+        # compared with what the question asks of it, its name cut ("is the waymark 3
+        # waterproof?" as "is the waterproof?"): the name would draw the record's opening
+        name = frozenset().union(*(stems(title) for title in named))
+        asked = " ".join(w for w in re.findall(r"\S+", question) if stem(_bare(w)) not in name)
+        closeness = await self._lines.vectors([line.text for line in lines]) @ (
+            await self._encoder.encode(asked)
+        )
+        best = int(np.argmax(closeness))
+        row = rows[lines[best].number - 1]
+        score = float(served.similarity([row], vector[None, :]).max())
+        hit = ScoredPassage(served.version.passages[row], score)
+        kept = list(retrieval.passages)
+        kept[others[-1]] = hit
+        return replace(retrieval, passages=kept)
 
     async def faq_asked(self, message: str, facts: PageFacts) -> str | None:
         """The question of the shop's FAQ that ``message`` asks in other words, if any."""
@@ -186,3 +236,8 @@ def _topic_start(turns: list[Turn]) -> int:
         if turns[index].product is None and turns[index - 1].product is not None:
             return index
     return 0
+
+
+def _bare(word: str) -> str:
+    """A word of a message without the punctuation around it, in lower case."""
+    return word.strip(".,;:!?\"'()").lower()

@@ -1376,3 +1376,18 @@ def test_a_tables_row_and_column_asked_are_answered_by_that_table(
     )
     assert outcome.declined is None, outcome.answer
     assert any("| Live chat | 08:00–20:00 | 09:00–17:00" in e.text for e in outcome.evidence)
+
+
+def test_the_named_products_line_is_found_when_other_products_fill_the_places(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-first session's conversations: "is the waymark 3 waterproof?" was
+    declined as not found for the GPS (the waterproof jackets' records took every place, and
+    its "Water resistance: IPX7" was never retrieved); "is the kinder trouser water repellent?"
+    likewise, though its record says "Shower resistant, not waterproof"."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "is the waymark 3 waterproof?")
+    assert outcome.declined is None, outcome.answer
+    assert "Water resistance: IPX7" in outcome.answer
+    outcome, _ = ask(portal, stack.chat, new_session(), "is the kinder trouser water repellent?")
+    assert outcome.declined is None, outcome.answer
+    assert "Shower resistant, not waterproof" in outcome.answer
