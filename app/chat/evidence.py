@@ -292,7 +292,13 @@ def select_evidence(
         if product is not None and asks_what_it_is(question, product, asked):
             asked |= {_DESCRIPTION_STEM}
         named = subject([question], passages) if product is not None else None
-        topic = _help_topic(asked, candidates, product) if product != named else frozenset()
+        # a question naming the product asks a help page's topic by its page's own title
+        # ("can i return my stormhollow 2 tent?": Returns and Refunds), not an FAQ's question
+        topic = (
+            _help_topic(asked, candidates, product, pages_only=product == named)
+            if product is not None
+            else frozenset()
+        )
         # "the Torridon jacket": the men's and the women's alike, ranked over the overtrousers
         alike = frozenset(named_titles(question, titles)) if product is None else frozenset()
         alike = alike if cuts(alike) else frozenset()
@@ -828,7 +834,11 @@ def _name_lead(title: str) -> tuple[re.Pattern[str] | None, frozenset[str]]:
 
 
 def _help_topic(
-    asked: frozenset[str], candidates: Sequence[Unit], product: str | None
+    asked: frozenset[str],
+    candidates: Sequence[Unit],
+    product: str | None,
+    *,
+    pages_only: bool = False,
 ) -> frozenset[str]:
     """The question's words that name the topic of a help page of the turn (in its title: a
     section's heading is often a kind of product, "Sleeping bag lengths"), besides the product's
@@ -836,12 +846,12 @@ def _help_topic(
     Care): a question that does not name the conversation's product ("Can I return a tent I
     pitched once?" after the Stormhollow 2 Tent's weight) asks the returns page, and that
     product's lines about pitching are not its answer ("what sizes are left?" asks its Sizes
-    line)."""
+    line). ``pages_only``: the help pages' titles only, not the FAQs' (their questions)."""
     pages: set[str] = set()
     own: set[str] = set(stems(product or "")) | _GENERIC_STEMS
     for unit in candidates:
         page = unit.passage.passage
-        if page.kind != "product":
+        if page.kind in HELP_KINDS or (page.kind != "product" and not pages_only):
             pages |= stems(page.title)
         elif page.title == product:
             own |= field_label(unit.text)

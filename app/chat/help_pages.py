@@ -109,6 +109,8 @@ class HelpPages:
             if rows[key] <= MAX_TABLE_ROWS  # a long one's whole is no answer to read
         ]
         self.faqs = faq_questions(passages)  # each FAQ's first passage: its question its title
+        # the stems of the help pages' titles: the topics they are on ("return", "refund")
+        self.topics = frozenset().union(*(stems(p.title) for p in self._introductions))
 
     def introducing(self, asked: frozenset[str]) -> list[str]:
         """The id of the introduction of the one help page whose topic ``asked`` (a question's

@@ -10,7 +10,6 @@ is preferred: its passages are ranked first.
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import replace
 from typing import NamedTuple
@@ -164,10 +163,38 @@ class TurnSearch:
             retrieval = self._retriever.search_parts(
                 searches, prefer=page, first=first, named=named
             )
+        alone = len(searches) == 1 and not (first or both)
+        topic = self._topic_asked(question, asked, named, facts) if alone else ""
+        if topic and all(hit.passage.kind == "product" for hit in retrieval.passages):
+            # "i want to return my nightjar 300": its records' passages took every place, the
+            # returns page none; searched again with the question without the name too
+            queries.append(await self._encoder.encode(topic))
+            texts.append(topic)
+            retrieval = self._retriever.search(
+                queries, texts, prefer=page, first=first, named=named
+            )
         if named and not first:
             retrieval = await self._with_named(retrieval, named, question, vector)
         timings["search"] = time.perf_counter() - mark
         return Found(vector, queries[1] if previous else vector, retrieval, answering)
+
+    @staticmethod
+    def _topic_asked(
+        question: str, asked: frozenset[str], named: list[str], facts: PageFacts
+    ) -> str:
+        """``question`` without the name of the product it names (``named``: its titles), when
+        what it asks of the product is a help page's topic (a word of a page's title: "return")
+        that no field of its record names ("i want to return my nightjar 300": "i want to
+        return my"); "" otherwise."""
+        if not named:
+            return ""
+        products = [p for t in named if (p := facts.catalog.titled(t)) is not None]
+        fields = frozenset().union(*(facts.catalog.fields_of(p) for p in products))
+        name = frozenset().union(*(stems(t) for t in named))
+        of_it = asked - name
+        if of_it & facts.pages.topics and not of_it & fields:
+            return without_name(question, name)
+        return ""
 
     async def _with_named(
         self, retrieval: Retrieval, named: list[str], question: str, vector: np.ndarray
@@ -194,9 +221,8 @@ class TurnSearch:
         # compared with what the question asks of it, its name cut ("is the waymark 3
         # waterproof?" as "is the waterproof?"): the name would draw the record's opening
         name = frozenset().union(*(stems(title) for title in named))
-        asked = " ".join(w for w in re.findall(r"\S+", question) if stem(_bare(w)) not in name)
         closeness = await self._lines.vectors([line.text for line in lines]) @ (
-            await self._encoder.encode(asked)
+            await self._encoder.encode(without_name(question, name))
         )
         best = int(np.argmax(closeness))
         row = rows[lines[best].number - 1]
@@ -238,6 +264,8 @@ def _topic_start(turns: list[Turn]) -> int:
     return 0
 
 
-def _bare(word: str) -> str:
-    """A word of a message without the punctuation around it, in lower case."""
-    return word.strip(".,;:!?\"'()").lower()
+def without_name(question: str, name: frozenset[str]) -> str:
+    """``question`` without the words whose stems are in ``name`` (a product's): what it asks
+    of the product ("is the waymark 3 waterproof?" as "is the waterproof?")."""
+    kept = [w for w in question.split() if stem(w.strip(".,;:!?\"'()").lower()) not in name]
+    return " ".join(kept)

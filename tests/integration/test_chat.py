@@ -1391,3 +1391,21 @@ def test_the_named_products_line_is_found_when_other_products_fill_the_places(
     outcome, _ = ask(portal, stack.chat, new_session(), "is the kinder trouser water repellent?")
     assert outcome.declined is None, outcome.answer
     assert "Shower resistant, not waterproof" in outcome.answer
+
+
+def test_a_help_topic_asked_of_a_named_product_is_the_help_pages(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-first session's conversations: "i want to return my nightjar 300"
+    was hedged with the bag's "Fill: 300 g …" (its records took every place, no returns page
+    was retrieved); "can i get a refund on my beacon 400 headlamp?" with the lamp's line about
+    the Beacon 700R's battery (its record's lines were ranked over the refund lines)."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "i want to return my nightjar 300")
+    assert outcome.declined is None, outcome.answer
+    assert "return it within 30 days" in outcome.answer
+    assert "Fill:" not in outcome.answer
+    outcome, _ = ask(
+        portal, stack.chat, new_session(), "can i get a refund on my beacon 400 headlamp?"
+    )
+    assert "refund" in " ".join(e.text for e in outcome.evidence).lower(), outcome.answer
+    assert "700R" not in outcome.answer

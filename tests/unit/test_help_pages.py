@@ -256,3 +256,16 @@ def test_a_page_asked_as_a_whole_reads_as_it_is_written() -> None:
         "For 60 minutes after you place an order you can change or cancel it yourself.",
         "After that we start picking it, and the order can't be changed any more.",
     ]
+
+
+def test_the_help_pages_topics_are_their_titles_words() -> None:
+    pages = HelpPages(
+        [
+            _page("Returns and Refunds", "Returns and Refunds", 0),
+            _page("Delivery Information", "Delivery Information", 0),
+            _page("Delivery Information", "Delivery Information › Zones", 1),
+        ]
+    )
+    assert asked_stems("i want to return my nightjar 300") & pages.topics
+    assert asked_stems("can i get a refund?") & pages.topics
+    assert not asked_stems("how much does the nightjar 300 weigh?") & pages.topics
