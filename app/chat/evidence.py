@@ -235,6 +235,7 @@ def select_evidence(
     answering: str | None = None,
     places: Sequence[str] = (),
     titles_named: Callable[[str], frozenset[str]] | None = None,
+    topics: frozenset[str] = frozenset(),
 ) -> Selection:
     """The units of ``passages`` that best answer ``question``.
 
@@ -256,6 +257,8 @@ def select_evidence(
     section's, which lists Canada, not the Northern Ireland FAQ's "takes 3–5 working days").
     ``titles_named`` gives the product titles a text names (the catalogue's reading): a help
     page's line naming other products and not the one asked about is theirs, never its.
+    ``topics``: the words of the help pages' titles ("return", "refund"): one the question
+    asks of the product it names, and no field of its record, is what its lines are about.
     """
     candidates = units(passages)
     titles = [h.passage.title for h in passages if h.passage.kind == "product"]
@@ -292,10 +295,10 @@ def select_evidence(
         if product is not None and asks_what_it_is(question, product, asked):
             asked |= {_DESCRIPTION_STEM}
         named = subject([question], passages) if product is not None else None
-        # a question naming the product asks a help page's topic by its page's own title
+        # a question naming the product asks a help page's topic by a page's own title
         # ("can i return my stormhollow 2 tent?": Returns and Refunds), not an FAQ's question
         topic = (
-            _help_topic(asked, candidates, product, pages_only=product == named)
+            _help_topic(asked, candidates, product, topics if product == named else None)
             if product is not None
             else frozenset()
         )
@@ -837,8 +840,7 @@ def _help_topic(
     asked: frozenset[str],
     candidates: Sequence[Unit],
     product: str | None,
-    *,
-    pages_only: bool = False,
+    topics: frozenset[str] | None = None,
 ) -> frozenset[str]:
     """The question's words that name the topic of a help page of the turn (in its title: a
     section's heading is often a kind of product, "Sleeping bag lengths"), besides the product's
@@ -846,17 +848,20 @@ def _help_topic(
     Care): a question that does not name the conversation's product ("Can I return a tent I
     pitched once?" after the Stormhollow 2 Tent's weight) asks the returns page, and that
     product's lines about pitching are not its answer ("what sizes are left?" asks its Sizes
-    line). ``pages_only``: the help pages' titles only, not the FAQs' (their questions)."""
+    line). ``topics``: the words of the help pages' titles (`HelpPages.topics`), when those
+    alone are the topics, not the FAQs' questions nor only the turn's pages."""
     pages: set[str] = set()
     own: set[str] = set(stems(product or "")) | _GENERIC_STEMS
     for unit in candidates:
         page = unit.passage.passage
-        if page.kind in HELP_KINDS or (page.kind != "product" and not pages_only):
+        if page.kind != "product" and topics is None:
             pages |= stems(page.title)
         elif page.title == product:
             own |= field_label(unit.text)
     fields = {w for w, names in FIELD_NAMES.items() if own.intersection(names)}  # wash → Care
-    return frozenset((asked & pages) - own - {stem(w) for w in fields})
+    return frozenset(
+        (asked & (pages if topics is None else topics)) - own - {stem(w) for w in fields}
+    )
 
 
 def _on_topic(topic: frozenset[str], candidates: Sequence[Unit]) -> dict[int, bool]:

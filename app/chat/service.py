@@ -444,7 +444,7 @@ class ChatService:
             question, read_question(last, "", facts.vocabulary)
         )
         selection = await self._select(
-            question, vector, turns, passages, focus, answering, places, facts.catalog
+            question, vector, turns, passages, focus, answering, places, facts
         )
         outcome.product = _product_of(selection, passages, facts.catalog, outcome.product)
         outcome.listed = _compared(question, selection, passages)
@@ -533,11 +533,11 @@ class ChatService:
         focus: Focus | None,
         answering: str | None,
         places: Sequence[str] = (),
-        catalog: Catalog | None = None,
+        facts: PageFacts | None = None,
     ) -> Selection:
         """The lines that answer; ``places``: those the question names that the pages name too
-        ("Canada"), whose sections' lines are the ones about it; ``catalog``: which products a
-        help page's line names."""
+        ("Canada"), whose sections' lines are the ones about it; ``facts``: which products a
+        help page's line names, and the help pages' topics."""
         self.warm_lines()
         texts = [unit.text for unit in units(passages)]
         lines = await self._lines.vectors(texts) if texts else None
@@ -563,7 +563,8 @@ class ChatService:
             parts=parts,
             answering=answering,
             places=places,
-            titles_named=catalog.titles_named if catalog is not None else None,
+            titles_named=facts.catalog.titles_named if facts is not None else None,
+            topics=facts.pages.topics if facts is not None else frozenset(),
         )
 
     async def _near_words(self, question: str, selection: Selection) -> frozenset[str]:

@@ -183,16 +183,16 @@ class TurnSearch:
         question: str, asked: frozenset[str], named: list[str], facts: PageFacts
     ) -> str:
         """``question`` without the name of the product it names (``named``: its titles), when
-        what it asks of the product is a help page's topic (a word of a page's title: "return")
-        that no field of its record names ("i want to return my nightjar 300": "i want to
-        return my"); "" otherwise."""
+        what it asks of the product holds a help page's topic (a word of a page's title:
+        "return") that no field of its record names ("i want to return my nightjar 300": "i
+        want to return my"); "" otherwise."""
         if not named:
             return ""
         products = [p for t in named if (p := facts.catalog.titled(t)) is not None]
         fields = frozenset().union(*(facts.catalog.fields_of(p) for p in products))
         name = frozenset().union(*(stems(t) for t in named))
         of_it = asked - name
-        if of_it & facts.pages.topics and not of_it & fields:
+        if (of_it & facts.pages.topics) - fields:
             return without_name(question, name)
         return ""
 

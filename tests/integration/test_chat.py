@@ -1397,9 +1397,10 @@ def test_a_help_topic_asked_of_a_named_product_is_the_help_pages(
     portal: BlockingPortal, stack: Any
 ) -> None:
     """Seen in the thirty-first session's conversations: "i want to return my nightjar 300"
-    was hedged with the bag's "Fill: 300 g …" (its records took every place, no returns page
-    was retrieved); "can i get a refund on my beacon 400 headlamp?" with the lamp's line about
-    the Beacon 700R's battery (its record's lines were ranked over the refund lines)."""
+    (and "i'd like to return the helvellyn 300 fleece, it's too big") was hedged with the
+    bag's "Fill: 300 g …" (its records took every place, no returns page was retrieved);
+    "can i get a refund on my beacon 400 headlamp?" with the lamp's line about the Beacon
+    700R's battery (its record's lines were ranked over the refund lines)."""
     outcome, _ = ask(portal, stack.chat, new_session(), "i want to return my nightjar 300")
     assert outcome.declined is None, outcome.answer
     assert "return it within 30 days" in outcome.answer
@@ -1409,3 +1410,11 @@ def test_a_help_topic_asked_of_a_named_product_is_the_help_pages(
     )
     assert "refund" in " ".join(e.text for e in outcome.evidence).lower(), outcome.answer
     assert "700R" not in outcome.answer
+    # a size asked beside it ("too big") is no reason to show the fleece's own lines
+    outcome, _ = ask(
+        portal,
+        stack.chat,
+        new_session(),
+        "i'd like to return the helvellyn 300 fleece, it's too big",
+    )
+    assert "Start your return" in outcome.answer, outcome.answer
