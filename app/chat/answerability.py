@@ -391,9 +391,12 @@ def coverage(
 
 
 _HOW = re.compile(r"\bhow\s+(many|often)\b", re.I)
-# "how much" asking a figure of what follows the verb ("how much does it weigh?"), not an
-# amount of the word after it ("how much weight can it carry?": "much" is asked)
-_MUCH = re.compile(r"\bhow\s+much\s+(?:is|are|was|were|does|do|did|would|will)\b", re.I)
+# "how much" asking a figure of what follows the verb ("how much does it weigh?"), or alone
+# ("how much?" of the product talked about), not an amount of the word after it ("how much
+# weight can it carry?": "much" is asked)
+_MUCH = re.compile(
+    r"\bhow\s+much(?:\s+(?:is|are|was|were|does|do|did|would|will)\b|\s*[?!.]*\s*$)", re.I
+)
 # what points at something said before or frames the time of asking, which no line holds
 _POINTING = re.compile(
     r"\b(?:first|second|third|last|other)\s+one\b|\bat\s+the\s+moment\b|\bright\s+now\b"

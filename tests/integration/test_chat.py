@@ -1418,3 +1418,15 @@ def test_a_help_topic_asked_of_a_named_product_is_the_help_pages(
         "i'd like to return the helvellyn 300 fleece, it's too big",
     )
     assert "Start your return" in outcome.answer, outcome.answer
+
+
+def test_how_much_alone_asks_the_price_of_the_product_talked_about(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-first session's conversations: "how much?" after the Skiddaw's
+    colours was hedged with its "Price (GBP): 119" ("much" counted as a word no line held)."""
+    session = new_session()
+    ask(portal, stack.chat, session, "what colours does the skiddaw jacket come in?")
+    outcome, _ = ask(portal, stack.chat, session, "how much?")
+    assert outcome.declined is None, outcome.answer
+    assert "119" in outcome.answer

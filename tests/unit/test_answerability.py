@@ -229,6 +229,8 @@ def test_words_that_point_back_or_frame_the_asking_are_no_part_of_what_was_asked
     assert coverage("What does it weigh at the moment?", selection, words) == plain
     # "how much weight": an amount of weight is asked, "much" with it
     assert coverage("how much weight does it take?", selection, words) < 1.0
+    # "how much?" alone, of the product talked about: a figure's framing, nothing asked
+    assert coverage("how much?", selection, words) == 1.0
 
 
 def test_the_section_a_line_sits_under_holds_words_too() -> None:
