@@ -954,7 +954,8 @@ def asked_stems(question: str) -> frozenset[str]:
     words that only frame it ("tell me about") hold nothing a line could answer."""
     words = plain_words(question)
     asked = {stem(w) for w in words} - FRAMING | {f for w in words for f in FIELD_NAMES.get(w, ())}
-    asked |= {stem("price")} if HOW_MUCH.search(question) else set()
+    # "how much is it?": a price, or what a table's Cost column gives
+    asked |= {stem("price"), stem("cost")} if HOW_MUCH.search(question) else set()
     return frozenset(asked | ({stem("time")} if _HOW_LONG_IT_TAKES.search(question) else set()))
 
 

@@ -1430,3 +1430,16 @@ def test_how_much_alone_asks_the_price_of_the_product_talked_about(
     outcome, _ = ask(portal, stack.chat, session, "how much?")
     assert outcome.declined is None, outcome.answer
     assert "119" in outcome.answer
+
+
+def test_how_much_after_a_zones_delivery_time_is_its_tables_cost(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-first session's conversations: "do you ship to australia?", "how
+    long does it take?" (the rest of the world's table), then "how much is it?" quoted the
+    section's lines and no cost: "how much" asked a price, and the table's column is Cost."""
+    session = new_session()
+    ask(portal, stack.chat, session, "do you ship to australia?")
+    ask(portal, stack.chat, session, "how long does it take?")
+    outcome, _ = ask(portal, stack.chat, session, "how much is it?")
+    assert "£24.95" in outcome.answer, outcome.answer

@@ -15,9 +15,11 @@ from app.chat.evidence import (
     MAX_CONTINUED_CHARS,
     MAX_QUOTE_CHARS,
     Evidence,
+    asked_stems,
     kind_stems,
     names_another,
     select_evidence,
+    stem,
     units,
 )
 from app.chat.products import cuts
@@ -989,3 +991,9 @@ def test_a_follow_up_naming_only_another_product_asks_what_the_last_question_ask
         "and the airloft?", [airloft], earlier=("what is the r-value of the foamlite z?",)
     )
     assert lines[0].startswith("R-value: 4.2"), lines
+
+
+def test_how_much_asks_a_price_or_a_cost() -> None:
+    """ "how much is it?" of the rest of the world's delivery: its table's Cost column."""
+    assert {stem("price"), stem("cost")} <= asked_stems("how much is it?")
+    assert stem("cost") not in asked_stems("how much does it weigh?")
