@@ -5,7 +5,10 @@ A turn is searched with more than its own words: the question blended with the r
 lexical side, the name of the product "it" is (the page's product, or the one the conversation
 is on), and each further question of a message that asks two ("will it fit in the Ridgeline
 65+10, and how long is its warranty?") searched on its own. The product of the shopper's page
-is preferred: its passages are ranked first.
+is preferred: its passages are ranked first. A product the question names keeps a place
+("is the waymark 3 waterproof?" is not the waterproof jackets'), and a help page's topic asked
+of it is searched without its name when its records took every place ("i want to return my
+nightjar 300").
 """
 
 from __future__ import annotations
@@ -190,7 +193,7 @@ class TurnSearch:
             return ""
         products = [p for t in named if (p := facts.catalog.titled(t)) is not None]
         fields = frozenset().union(*(facts.catalog.fields_of(p) for p in products))
-        name = frozenset().union(*(stems(t) for t in named))
+        name = _name_stems(named)
         of_it = asked - name
         if (of_it & facts.pages.topics) - fields:
             return without_name(question, name)
@@ -220,7 +223,7 @@ class TurnSearch:
             return retrieval
         # compared with what the question asks of it, its name cut ("is the waymark 3
         # waterproof?" as "is the waterproof?"): the name would draw the record's opening
-        name = frozenset().union(*(stems(title) for title in named))
+        name = _name_stems(named)
         closeness = await self._lines.vectors([line.text for line in lines]) @ (
             await self._encoder.encode(without_name(question, name))
         )
@@ -262,6 +265,11 @@ def _topic_start(turns: list[Turn]) -> int:
         if turns[index].product is None and turns[index - 1].product is not None:
             return index
     return 0
+
+
+def _name_stems(titles: list[str]) -> frozenset[str]:
+    """The word stems of the products' ``titles``: their names, as a question writes them."""
+    return frozenset().union(*(stems(title) for title in titles))
 
 
 def without_name(question: str, name: frozenset[str]) -> str:
