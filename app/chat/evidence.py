@@ -854,14 +854,13 @@ def _help_topic(
     own: set[str] = set(stems(product or "")) | _GENERIC_STEMS
     for unit in candidates:
         page = unit.passage.passage
-        if page.kind != "product" and topics is None:
+        if page.kind != "product":
             pages |= stems(page.title)
         elif page.title == product:
             own |= field_label(unit.text)
     fields = {w for w, names in FIELD_NAMES.items() if own.intersection(names)}  # wash → Care
-    return frozenset(
-        (asked & (pages if topics is None else topics)) - own - {stem(w) for w in fields}
-    )
+    on = pages if topics is None else topics
+    return frozenset((asked & on) - own - {stem(w) for w in fields})
 
 
 def _on_topic(topic: frozenset[str], candidates: Sequence[Unit]) -> dict[int, bool]:

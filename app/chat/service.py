@@ -532,8 +532,8 @@ class ChatService:
         passages: list[ScoredPassage],
         focus: Focus | None,
         answering: str | None,
-        places: Sequence[str] = (),
-        facts: PageFacts | None = None,
+        places: Sequence[str],
+        facts: PageFacts,
     ) -> Selection:
         """The lines that answer; ``places``: those the question names that the pages name too
         ("Canada"), whose sections' lines are the ones about it; ``facts``: which products a
@@ -563,8 +563,8 @@ class ChatService:
             parts=parts,
             answering=answering,
             places=places,
-            titles_named=facts.catalog.titles_named if facts is not None else None,
-            topics=facts.pages.topics if facts is not None else frozenset(),
+            titles_named=facts.catalog.titles_named,
+            topics=facts.pages.topics,
         )
 
     async def _near_words(self, question: str, selection: Selection) -> frozenset[str]:

@@ -111,7 +111,8 @@ class TurnSearch:
         page = focus.product.title if focus is not None and focus.page else None
         # the product asked of, or the first of the cuts named alike ("the torridon jacket":
         # the men's and the women's are of one kind)
-        cut = next(iter(facts.catalog.cuts_named(question)), None) if focus is None else None
+        cuts = facts.catalog.cuts_named(question)
+        cut = cuts[0] if focus is None and cuts else None
         asked_of = focus.product if focus is not None else cut
         first: list[str] = []
         answering = None
@@ -154,9 +155,7 @@ class TurnSearch:
         # the product the question names, or the cuts it names alike ("is the scafell mid ok
         # with crampons?": the men's and the women's records, though no line is near enough)
         named = (
-            [focus.product.title]
-            if focus is not None and focus.named
-            else [p.title for p in facts.catalog.cuts_named(question)]
+            [focus.product.title] if focus is not None and focus.named else [p.title for p in cuts]
         )
         if len(searches) == 1:
             retrieval = self._retriever.search(
