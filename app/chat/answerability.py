@@ -227,9 +227,16 @@ def judge(
         near = frozenset(w for w in near if stem(w) not in foreign)
     # the asking sentences, or the whole message: what the shopper tells may be what the lines
     # are about ("My parcel says delivered but it isn't here. What do I do?")
-    held = max(coverage(q, selection, vocabulary, near=near) for q in {asking, question})
+    # the name of what is asked about is no word of what is asked of it ("is the merino base
+    # layer itchy?": a help page's "Wash merino base layers …" holds the name, not "itchy")
+    about = [product] if product is not None else catalog.cuts_named(question) if catalog else []
+    titles = tuple(p.title for p in about)
+    held = max(
+        coverage(q, selection, vocabulary, near=near, titles=titles) for q in {asking, question}
+    )
     if held < min_coverage and earlier:
-        held = max(held, coverage(f"{earlier} {question}", selection, vocabulary, near=near))
+        read_on = f"{earlier} {question}"
+        held = max(held, coverage(read_on, selection, vocabulary, near=near, titles=titles))
     if held < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
@@ -360,11 +367,13 @@ def coverage(
     vocabulary: Vocabulary,
     *,
     near: frozenset[str] = frozenset(),
+    titles: Sequence[str] = (),
 ) -> float:
-    """The share of the question's own words (not the product's name) that the chosen lines
+    """The share of the question's own words (not the name of the product the lines are
+    about, nor of those in ``titles``: the products the turn asks about) that the chosen lines
     hold, by spelling or, for the words in ``near``, by meaning, each weighed by its rarity in
     the shop's pages; 1.0 when it has none."""
-    named = set(_named(selection.product or ""))
+    named = set(_named(selection.product or "")).union(*(_named(t) for t in titles))
     total = held = 0.0
     asked = PRODUCT_CODE.sub(" ", question)
     for place, _ in vocabulary.places.resolved(asked):  # held by its region (the reading's)

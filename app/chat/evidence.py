@@ -94,6 +94,12 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "holds": ("capacity", "volume"),
     "volume": "capacity",
     "wide": ("width", "dimensions"),
+    # "do the poles fold?", "how small does it pack down?": its packed length or size
+    "fold": ("packed",),
+    "folds": ("packed",),
+    "folded": ("packed",),
+    "collapse": ("packed",),
+    "carry": ("load",),  # "how much weight can I carry in it?": its recommended maximum load
 }
 # a comparison asks the same field: "which is lighter?" its Weight, "brighter" its Output
 _FIELD_OF_WORD |= {
@@ -958,9 +964,11 @@ def asked_stems(question: str) -> frozenset[str]:
     return frozenset(asked | ({stem("time")} if _HOW_LONG_IT_TAKES.search(question) else set()))
 
 
-# "how long does it take?", "how many days will delivery take": a time ("Delivery time")
+# "how long does it take?", "how many days will delivery take": a time ("Delivery time"); so
+# does "how long?" alone, of what the conversation is about
 _HOW_LONG_IT_TAKES = re.compile(
-    r"\bhow\s+(?:long|many\s+days)\b(?:\W+\w+){0,4}?\W+tak(?:e|es|ing)\b", re.I
+    r"\bhow\s+(?:long|many\s+days)\b(?:(?:\W+\w+){0,4}?\W+tak(?:e|es|ing)\b|\s*[?!.]*\s*$)",
+    re.I,
 )
 
 

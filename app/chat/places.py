@@ -177,6 +177,17 @@ class Places:
             return country
         return next((r for r in GAZETTEER[place] if r in self._named), None)
 
+    def listed_under(self, place: str) -> str | None:
+        """The catch-all region the pages name that holds ``place`` when they name ``place``
+        too, as one of its examples ("Rest of the world: including Norway, Switzerland, the
+        USA, …"); None otherwise. A line about the region is about the place: the FAQ's
+        "Rest-of-world orders go by DHL Express …" answers "do you ship to the usa?"."""
+        if place not in self._named:
+            return None
+        return next(
+            (r for r in GAZETTEER.get(place, ()) if r in CATCH_ALL and r in self._named), None
+        )
+
     def resolved(self, text: str) -> list[tuple[str, str]]:
         """The places in ``text`` the pages do not name, each with the region they name, when
         ``text`` asks about goods going there or coming from there."""
@@ -257,6 +268,20 @@ class Places:
             return _the(region) if region else match.group(1)
 
         return re.sub(r"\b(the)\s+the\b", r"\1", _PLACE.sub(instead, question), flags=re.I)
+
+    def with_catch_all(self, question: str) -> str:
+        """``question`` with each place the pages list under a catch-all region followed by
+        it, when it asks about goods going there: "do you ship to the usa?" → "do you ship to
+        the usa (the rest of the world)?", which the FAQ's "Rest-of-world orders go by DHL
+        Express …" answers as much as the section listing the USA."""
+        if not _WHERE_GOODS_GO.search(question):
+            return question
+
+        def with_region(match: re.Match[str]) -> str:
+            listed = self.listed_under(_canonical(match.group(1)))
+            return f"{match.group(1)} ({_the(listed)})" if listed else match.group(1)
+
+        return _PLACE.sub(with_region, question)
 
 
 def _known(gazetteer: dict[str, tuple[str, ...]], countries: dict[str, str]) -> set[str]:

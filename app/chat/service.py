@@ -297,6 +297,9 @@ class ChatService:
             asked = resolve_statement(resolve_bare(asked, named), named)
             # "do I pay customs?" after "do you ship to canada?": to Canada
             asked = facts.vocabulary.places.carried(asked, named)
+            # "do you ship to the usa?": to the rest of the world, which the pages list it in (a
+            # product's own lines say where it may go: "the PowerCell to Canada?")
+            asked = facts.vocabulary.places.with_catch_all(asked)
             if asks_comparison(question) and not facts.catalog.compared(question):
                 # "which one is lightest?" of the products the last answer listed
                 titles = [p.title for d in listed if (p := facts.catalog.document(d))]

@@ -5,7 +5,8 @@
 "update my address" or "edit" it about changing it, "how do I contact customer support?" about
 contacting the shop ("Contact us"), "cancel my account" about deleting it, "order status" about
 its tracking, "where is my order?" about how to track it ("my order number is …, where is it?"
-too), "Christmas Eve" about 24 December; and "I want to check …", "help me see …" open a
+too), "Christmas Eve" about 24 December, "made in the UK?" and "where is it made?" about its
+manufacture (not the materials it is made of); and "I want to check …", "help me see …" open a
 request, asking nothing of the pages themselves.
 These are the words of retail customer service in general (not of one shop), so each is read
 as the pages' word only when the pages do not use it themselves, as an abbreviation is
@@ -133,6 +134,9 @@ _GIVEN_ORDER = re.compile(
     r"#?\s*\d{5,}\s*[,.;:!-]*\s*(?=\S)",
     re.IGNORECASE,
 )
+# where a thing is made, not what it is made of: "where are the boots made?", "is it made in the
+# UK?" (a record's Materials line answers neither)
+_MADE_WHERE = re.compile(r"\b(?P<where>where\b[^?.!]*?\s)made\b|\bmade(?=\s+in\b)", re.I)
 # "I expect a refund of 299 dollars": when it comes, as the shopper who waits for it asks
 _EXPECTED = re.compile(r"\bexpect(?P<ing>ing)?\s+(?=(?:a|my|the|your|ur)\s+refunds?\b)", re.I)
 # "purchase" names an order when it is one the shopper placed: "my purchase", "purchase 0012…"
@@ -187,6 +191,8 @@ def in_shop_words(
             read,
         )  # fmt: skip
     read = _WHERE.sub(lambda m: f"how do I track {m['whose']} {m['thing']}", read)
+    if not holds("made in"):
+        read = _MADE_WHERE.sub(lambda m: f"{m['where'] or ''}manufactured", read)
     read = _UPDATE.sub(update, read)
     read = _PATTERN.sub(same, read)
     for pattern, pages in _COMPLAINT:

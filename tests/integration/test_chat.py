@@ -1443,3 +1443,54 @@ def test_how_much_after_a_zones_delivery_time_is_its_tables_cost(
     ask(portal, stack.chat, session, "how long does it take?")
     outcome, _ = ask(portal, stack.chat, session, "how much is it?")
     assert "£24.95" in outcome.answer, outcome.answer
+
+
+def test_how_long_alone_after_a_country_is_its_zones_delivery_time(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-second session's conversations: "how long?" after "do you ship to
+    norway?" quoted the rest of the world's section without its table's delivery time, which
+    "how long does it take?" shows: "how long?" alone asks the same."""
+    session = new_session()
+    ask(portal, stack.chat, session, "do you ship to norway?")
+    outcome, _ = ask(portal, stack.chat, session, "how long?")
+    assert "3–8 working days" in outcome.answer, outcome.answer
+
+
+def test_a_country_the_pages_list_under_the_rest_of_the_world_is_answered_as_it(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-second session's conversations: "do you ship to the usa?" quoted the
+    international FAQ's EU sentence ("EU orders go by DPD Classic Europe …"); the pages list
+    the USA under the rest of the world."""
+    outcome, _ = ask(portal, stack.chat, new_session(), "do you ship to the usa?")
+    assert "EU orders" not in outcome.answer, outcome.answer
+    assert "the USA" in outcome.answer or "Rest-of-world" in outcome.answer, outcome.answer
+
+
+def test_a_shoppers_word_for_a_packed_length_or_a_load_finds_the_field(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-second session's conversations: "do the striderlite poles fold?"
+    quoted the pole loops and the tent poles' care, not "Packed length: 65 cm"; "how much
+    weight can i carry in the ridgeline 45?" was hedged with its own weight, not its
+    "Recommended maximum load: 15 kg"."""
+    poles, _ = ask(portal, stack.chat, new_session(), "do the striderlite poles fold?")
+    assert "Packed length: 65 cm" in poles.answer, poles.answer
+    load, _ = ask(
+        portal, stack.chat, new_session(), "how much weight can i carry in the ridgeline 45?"
+    )
+    assert "Recommended maximum load: 15 kg" in load.answer, load.answer
+    assert load.declined is None, load.answer
+
+
+def test_where_a_product_is_made_is_not_answered_by_its_materials(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-second session's conversations: "is the torridon jacket made in the
+    uk?" and "where are the scafell boots made?" were answered with the Materials line, as if
+    what a thing is made of said where it is made. The pages say neither: hedged."""
+    for question in ("is the torridon jacket made in the uk?", "where are the scafell boots made?"):
+        outcome, _ = ask(portal, stack.chat, new_session(), question)
+        assert "Materials:" not in outcome.answer, outcome.answer
+        assert outcome.declined is not None, outcome.answer

@@ -727,3 +727,13 @@ def test_a_quantity_in_a_written_product_name_is_no_case() -> None:
     assert selection.product is None
     found = judge(asked, selection, shop, Vocabulary([h.passage for h in shop]), catalog=catalog)
     assert found.reason != "other_case"
+
+
+def test_the_name_of_the_product_asked_about_is_no_word_asked_of_it() -> None:
+    """ "are tents windproof?" of the tents: a help line holding "tents" holds the name, not
+    what is asked of it."""
+    words = Vocabulary([h.passage for h in SHOP])
+    question = "tents windproof"
+    selection = select_evidence(question, (), [RETURNS], [0.0] * len(units([RETURNS])))
+    assert coverage(question, selection, words) > 0
+    assert coverage(question, selection, words, titles=("Tents",)) == 0.0

@@ -997,3 +997,13 @@ def test_how_much_asks_a_price_or_a_cost() -> None:
     """ "how much is it?" of the rest of the world's delivery: its table's Cost column."""
     assert {stem("price"), stem("cost")} <= asked_stems("how much is it?")
     assert stem("cost") not in asked_stems("how much does it weigh?")
+
+
+def test_how_long_alone_asks_a_time_and_shoppers_words_name_fields() -> None:
+    """ "how long?" after a country: its table's Delivery time; "fold" a packed length,
+    "carry" a recommended load."""
+    assert stem("time") in asked_stems("how long?")
+    assert stem("time") in asked_stems("how long does it take?")
+    assert stem("time") not in asked_stems("how long is the warranty?")
+    assert stem("packed") in asked_stems("do the poles fold?")
+    assert stem("load") in asked_stems("how much weight can i carry in it?")

@@ -165,3 +165,17 @@ def test_a_follow_up_about_the_delivery_is_read_with_the_last_questions_place() 
     assert places.carried("do i pay customs in Norway?", last) == "do i pay customs in Norway?"
     assert places.carried("can I return a tent?", last) == "can I return a tent?"
     assert places.carried("do i pay customs?", "can I return a tent?") == "do i pay customs?"
+
+
+def test_a_place_the_pages_list_under_a_catch_all_region_is_read_with_it_too() -> None:
+    """ "do you ship to the usa?": the FAQ's "Rest-of-world orders …" answers it."""
+    places = Places(SHIPPING)
+    assert places.with_catch_all("do you ship to the usa?") == (
+        "do you ship to the usa (the rest of the world)?"
+    )
+    assert places.listed_under("Norway") == "rest of the world"
+    assert places.listed_under("Northern Ireland") is None  # no catch-all
+    assert places.listed_under("Australia") is None  # not named: read as the region instead
+    assert places.with_catch_all("is the usa edition different?") == (
+        "is the usa edition different?"
+    )  # not where goods go

@@ -130,3 +130,11 @@ def test_a_coin_is_a_cryptocurrency_unless_the_pages_name_it() -> None:
     assert _read("Can I pay with Bitcoin?") == "Can I pay with cryptocurrency?"
     assert _read("can i pay in BTC?") == "can i pay in cryptocurrency?"
     assert _read("Can I pay with Bitcoin?", {"bitcoin"}) == "Can I pay with Bitcoin?"
+
+
+def test_where_a_thing_is_made_is_asked_as_its_manufacture() -> None:
+    """ "made in the UK?" asks no Materials line; "made of" does."""
+    assert _read("is it made in the uk?") == "is it manufactured in the uk?"
+    assert _read("where are the scafell boots made?") == "where are the scafell boots manufactured?"
+    assert _read("what is it made of?") == "what is it made of?"
+    assert _read("is it made in the uk?", {"made in"}) == "is it made in the uk?"
