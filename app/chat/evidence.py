@@ -1213,6 +1213,17 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _RANGE = re.compile(r"^(\d+(?:\.\d+)?)\s*[–-]\s*(\d+(?:\.\d+)?)$")
 
 
+def figures_of(text: str) -> list[str]:
+    """The figures ``text`` gives, as written ("104", "2.5"); not those inside a word."""
+    return _NUMBER.findall(text)
+
+
+def in_range(cell: str, figure: float) -> bool:
+    """Whether a table's ``cell`` is a range holding ``figure`` ("103–108": 104)."""
+    found = _RANGE.match(cell)
+    return found is not None and float(found.group(1)) <= figure <= float(found.group(2))
+
+
 def table_cells(row: str) -> list[str]:
     """A table row's cells: "| M | 97–102 |" → ["M", "97–102"]."""
     return [cell.strip() for cell in row.strip().strip("|").split("|")]
@@ -1223,18 +1234,17 @@ def _row_held(question: str, asked: frozenset[str], unit: Unit) -> frozenset[str
     gives counts only in a column it names (any column when it names none), and falls in a
     range there: a 100 cm chest is the row "| M | 97–102 | 82–87 |" under
     "| Size | Chest (cm) | Waist (cm) |", not the XXL row with a waist of 100–106."""
-    numbers = {n: float(n) for n in _NUMBER.findall(question)}
+    numbers = {n: float(n) for n in figures_of(question)}
     names = [stems(_UNIT_OF_MEASURE.sub("", cell)) & asked for cell in table_cells(unit.header)]
     columns = [i for i, name in enumerate(names) if name] or range(len(names))
     cells = table_cells(unit.text)
     held = set(asked & stems(f"{unit.header} {_NUMBER.sub(' ', unit.text)}"))
     for column in columns:
         cell = cells[column] if column < len(cells) else ""
-        found = _RANGE.match(cell)
         for text, number in numbers.items():
             if cell == text:
                 held.add(text)
-            elif found and float(found.group(1)) <= number <= float(found.group(2)):
+            elif in_range(cell, number):
                 held.add(RANGE_HELD)
     return frozenset(held)
 

@@ -11,6 +11,8 @@ is the answer, whole ("Zone 1: UK mainland", the page's first case), when it is 
 read (a table's rows are counted across the chunks it is split into). Its rows embed far from such
 questions (a row is a list of cells), so the cosine alone does not find it. A question naming only
 what a section's heading names ("whats your email": "Email and contact form") asks that section.
+A body measurement the question gives ("a 104cm chest") is looked up in the tables measuring it:
+the row whose range holds it ("| L | 103–108 | 88–93 |") is searched first.
 """
 
 from __future__ import annotations
@@ -28,9 +30,12 @@ from app.chat.evidence import (
     asked_stems,
     asks_page,
     describes_itself,
+    figures_of,
+    in_range,
     models_row,
     stem,
     stems,
+    table_cells,
 )
 from app.chat.faq_questions import faq_questions
 from app.index.passage import TABLE_RULE, Passage
@@ -79,6 +84,9 @@ class HelpPages:
         self._cells: list[tuple[str, list[frozenset[str]], list[frozenset[str]]]] = []
         self._document: dict[str, str] = {}  # a table part's id → its page's document id
         self._labels: dict[str, list[str]] = {}  # a table part's id → its rows' first cells
+        # a table part's id → the stems of its columns measured in cm ("Chest (cm)"; others
+        # empty) and its rows' cells
+        self._measures: dict[str, tuple[list[frozenset[str]], list[list[str]]]] = {}
         rows: dict[tuple[str, str, str], int] = {}
         for passage in passages:  # help pages only: a record or an FAQ has no introduction
             if passage.kind in HELP_KINDS and passage.opens_page:
@@ -89,6 +97,12 @@ class HelpPages:
             if header:
                 self._cells.append((passage.id, *_cells(header, body)))
                 self._labels[passage.id] = [_row_label(row) for row in body]
+                measured = [
+                    stems(_IN_CM.sub(" ", cell)) if _IN_CM.search(cell) else frozenset()
+                    for cell in table_cells(header)
+                ]
+                if any(measured):
+                    self._measures[passage.id] = (measured, [table_cells(r) for r in body])
                 self._document[passage.id] = passage.document_id
                 key = (passage.document_id, passage.section, header)
                 tables.setdefault(key, []).append(passage)
@@ -167,6 +181,21 @@ class HelpPages:
                 return found[0] if len({self._document[pid] for pid in found}) == 1 else None
         return None
 
+    def measured(self, question: str) -> list[str]:
+        """The ids of the table parts with a column measured in cm that ``question`` names
+        ("chest", "foot length") and a row whose cell in it holds a figure the question gives
+        ("I'm a 104 cm chest": the men's clothing table's "| L | 103–108 | 88–93 |"); [] when
+        it gives no figure, or no such row is found."""
+        figures = figures_of(question)
+        asked = asked_stems(question)
+        found = []
+        for pid, (columns, rows) in self._measures.items() if figures else ():
+            named = [i for i, column in enumerate(columns) if column and column <= asked]
+            cells = [row[i] for row in rows for i in named if i < len(row)]
+            if any(c == f or in_range(c, float(f)) for c in cells for f in figures):
+                found.append(pid)
+        return found
+
     def table_asked(self, question: str) -> str | None:
         """The id of the passage of the first table of the one help page whose time or cost
         column ``question`` asks for, of what the page's title, the table's section or its
@@ -203,6 +232,9 @@ def _cells(header: str, rows: Sequence[str]) -> tuple[list[frozenset[str]], list
 
     columns = [words(c) for c in header.strip("|").split("|")[1:]]
     return columns, [words(_row_label(row)) for row in rows]
+
+
+_IN_CM = re.compile(r"\(cm\)")  # "Chest (cm)": a body measurement's column
 
 
 def _row_label(row: str) -> str:

@@ -5,11 +5,13 @@ implicit: the last question a follow-up asks again of something else ("and on sl
 `app.retrieval.rewrite.resolve_ellipsis`), and the region of a place the pages cover only by
 region ("Belfast (Northern Ireland)": `app.chat.places`), and its abbreviations in full words
 ("amex": American Express, `app.chat.abbreviations`), and the words of retail customer service
-the pages do not use in the pages' own ("free shipping": free delivery, `app.chat.shoppers_words`).
+the pages do not use in the pages' own ("free shipping": free delivery, `app.chat.shoppers_words`),
+and a measurement typed without its space ("a 104cm chest") as the pages write one ("104 cm").
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from app.chat.abbreviations import spelled_out
@@ -24,7 +26,25 @@ def read_question(question: str, last: str, vocabulary: Vocabulary) -> str:
     read = spelled_out(resolve_ellipsis(question, last), vocabulary.holds)
     read = in_shop_words(read, vocabulary.holds_phrase, vocabulary.holds_figure)
     read = vocabulary.hyphenated(read)  # "r value" as the pages write it: "r-value"
+    read = _spaced(read, vocabulary)
     return vocabulary.places.read(read)
+
+
+# a figure with its unit written on ("104cm", "450g"); not a litre's "L", which names models
+# ("Torridon 3L"), nor a form the pages write themselves
+_GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(cm|mm|kg|g|ml)\b", re.IGNORECASE)
+
+
+def _spaced(question: str, vocabulary: Vocabulary) -> str:
+    """``question`` with each figure typed with its unit on ("a 104cm chest") written as the
+    pages write one ("104 cm"): the size guide's row for it is found by the figure."""
+
+    def spaced(match: re.Match[str]) -> str:
+        if vocabulary.holds(match.group(0).lower()):
+            return match.group(0)
+        return f"{match.group(1)} {match.group(2)}"
+
+    return _GLUED.sub(spaced, question)
 
 
 def among(question: str, titles: Sequence[str]) -> str:

@@ -5,7 +5,8 @@ A turn is searched with more than its own words: the question blended with the r
 lexical side, the name of the product "it" is (the page's product, or the one the conversation
 is on), and each further question of a message that asks two ("will it fit in the Ridgeline
 65+10, and how long is its warranty?") searched on its own. The product of the shopper's page
-is preferred: its passages are ranked first. A product the question names keeps a place
+is preferred: its passages are ranked first; so is the size table's row holding a body
+measurement the question gives ("a 104 cm chest"). A product the question names keeps a place
 ("is the waymark 3 waterproof?" is not the waterproof jackets'), and a help page's topic asked
 of it is searched without its name when its records took every place ("i want to return my
 nightjar 300").
@@ -152,6 +153,8 @@ class TurnSearch:
             own = stems(asked_of.title) | facts.catalog.fields_of(asked_of)
             row = facts.pages.row_of_kind(asked - own, facts.catalog.kinds(asked_of))
             first = [row, *facts.catalog.describing(asked_of)] if row else []
+        # "I'm a 104 cm chest, what size torridon?": the row of the size table measuring it
+        first += [row for row in facts.pages.measured(question) if row not in first]
         # the product the question names, or the cuts it names alike ("is the scafell mid ok
         # with crampons?": the men's and the women's records, though no line is near enough)
         named = (

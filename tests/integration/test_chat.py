@@ -1494,3 +1494,16 @@ def test_where_a_product_is_made_is_not_answered_by_its_materials(
         outcome, _ = ask(portal, stack.chat, new_session(), question)
         assert "Materials:" not in outcome.answer, outcome.answer
         assert outcome.declined is not None, outcome.answer
+
+
+def test_a_body_measurement_typed_with_its_unit_finds_the_size_tables_row(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-second session's conversations: "i'm a 104cm chest, what size
+    torridon should i get?" was hedged with the women's sizes ("104cm" was no figure, and the
+    Torridon's records took the places the size guide's table needed)."""
+    outcome, _ = ask(
+        portal, stack.chat, new_session(), "i'm a 104cm chest, what size torridon should i get?"
+    )
+    assert "| L | 103–108 | 88–93 |" in outcome.answer, outcome.answer
+    assert outcome.declined is None, outcome.answer

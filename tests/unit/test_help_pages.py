@@ -269,3 +269,29 @@ def test_the_help_pages_topics_are_their_titles_words() -> None:
     assert asked_stems("i want to return my nightjar 300") & pages.topics
     assert asked_stems("can i get a refund?") & pages.topics
     assert not asked_stems("how much does the nightjar 300 weigh?") & pages.topics
+
+
+def test_a_body_measurement_given_finds_the_size_tables_row_holding_it() -> None:
+    """ "I'm a 104 cm chest, what size torridon?": the men's table's L row, 103–108."""
+    mens = _section(
+        "Size Guide",
+        "Size Guide › Men's clothing",
+        "| Size | Chest (cm) | Waist (cm) |\n|---|---|---|\n"
+        "| M | 97–102 | 82–87 |\n| L | 103–108 | 88–93 |",
+        3,
+    )
+    kids = _section(
+        "Size Guide",
+        "Size Guide › Kids' clothing",
+        "| Size | Height (cm) | Chest (cm) |\n|---|---|---|\n| 9–10 years | 134–140 | 67–71 |",
+        4,
+    )
+    pages = HelpPages([*DELIVERY, mens, kids])
+    assert pages.measured("i'm a 104 cm chest, what size torridon should i get?") == [
+        "Size Guide::3"
+    ]
+    assert pages.measured("she is 136 cm tall, what height is that?") == ["Size Guide::4"]
+    # no figure, a figure in no row, or a column the question does not name: nothing
+    assert pages.measured("what size torridon should i get?") == []
+    assert pages.measured("i'm a 150 cm chest") == []
+    assert pages.measured("my waist is 104 cm") == []

@@ -179,3 +179,10 @@ def test_a_place_the_pages_list_under_a_catch_all_region_is_read_with_it_too() -
     assert places.with_catch_all("is the usa edition different?") == (
         "is the usa edition different?"
     )  # not where goods go
+
+
+def test_a_figure_typed_with_its_unit_on_is_read_as_the_pages_write_it() -> None:
+    vocabulary = Vocabulary([hit("Size guide", "Chest 103–108 cm. Torridon 3L jacket.").passage])
+    assert read_question("a 104cm chest?", "", vocabulary) == "a 104 cm chest?"
+    assert read_question("the 450G canister", "", vocabulary) == "the 450 G canister"
+    assert read_question("the torridon 3L", "", vocabulary) == "the torridon 3L"  # a model
