@@ -214,6 +214,8 @@ def judge(
     other = _another_products_line(question, selection, passages, catalog, product)
     if other is not None:
         return Verdict(False, "other_product", missing=other.title)
+    if product is None and catalog is not None and _of_others(asking, earlier, selection, catalog):
+        return Verdict(True, partial=True)  # "is it true to size?": the boots' "fit true to size"
     if asks_price(question) and not any(_MONEY.search(e.text) for e in selection.shown):
         return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
     if loose:  # "do you ship to Iceland?": the pages' rest-of-the-world lines, as the closest
@@ -333,6 +335,24 @@ def _another_products_line(
     if names(f"{passage.title} {best.text}", asked.title) >= 0.5:
         return None
     return asked
+
+
+# what points back at the thing talked about: "is it true to size?", "do they come in blue?"
+_IT = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b", re.I)
+
+
+def _of_others(asking: str, earlier: str, selection: Selection, catalog: Catalog) -> bool:
+    """Whether a question that points back at what was talked about, naming no product, is
+    answered by a line about a product the conversation never named: after a size table's
+    row, "is it true to size?" is not the boots' "The Scafell Mid and Ben Nevis boots fit true
+    to size"."""
+    if not _IT.search(asking) or catalog.titles_named(asking):
+        return False
+    about = catalog.titles_named(selection.lines[0].text)
+    said = [catalog.named(earlier), *catalog.cuts_named(earlier)]
+    return bool(about) and not about & (
+        catalog.titles_named(earlier) | {p.title for p in said if p}
+    )
 
 
 def _in_other_names(

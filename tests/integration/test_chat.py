@@ -1507,3 +1507,16 @@ def test_a_body_measurement_typed_with_its_unit_finds_the_size_tables_row(
     )
     assert "| L | 103–108 | 88–93 |" in outcome.answer, outcome.answer
     assert outcome.declined is None, outcome.answer
+
+
+def test_it_asked_after_no_product_is_not_a_line_about_products_never_named(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-second session's conversations: after the size guide's chest row,
+    "is it true to size?" was answered "Yes." from "The Scafell Mid and Ben Nevis boots fit
+    true to size": boots the shopper never named. Hedged instead, with no yes."""
+    session = new_session()
+    ask(portal, stack.chat, session, "what size jacket for a 104cm chest?")
+    outcome, _ = ask(portal, stack.chat, session, "is it true to size?")
+    assert not outcome.answer.startswith("Yes"), outcome.answer
+    assert outcome.declined is not None, outcome.answer

@@ -737,3 +737,17 @@ def test_the_name_of_the_product_asked_about_is_no_word_asked_of_it() -> None:
     selection = select_evidence(question, (), [RETURNS], [0.0] * len(units([RETURNS])))
     assert coverage(question, selection, words) > 0
     assert coverage(question, selection, words, titles=("Tents",)) == 0.0
+
+
+def test_it_asked_of_no_product_is_not_answered_by_a_line_about_one_never_named() -> None:
+    """After the size guide's chest row, "is it true to size?" is not the tent's line."""
+    guide = hit("Size guide", "The Stormhollow 2 Tent pitches true to size.", kind="policy")
+    catalog = Catalog(h.passage for h in SHOP)
+    vocabulary = Vocabulary([h.passage for h in [*SHOP, guide]])
+    asked = "is it true to size?"
+    chosen = select_evidence(asked, (), [guide], [0.0] * len(units([guide])))
+    after = "what size jacket for a 104 cm chest?"
+    assert judge(asked, chosen, [guide], vocabulary, catalog=catalog, earlier=after).partial
+    # the conversation named it: the line may be about it
+    named = "how big is the stormhollow 2 tent?"
+    assert not judge(asked, chosen, [guide], vocabulary, catalog=catalog, earlier=named).partial
