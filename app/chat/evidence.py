@@ -100,6 +100,7 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "folded": ("packed",),
     "collapse": ("packed",),
     "carry": ("load",),  # "how much weight can I carry in it?": its recommended maximum load
+    "lowest": ("temperature", "minimum"),  # "the lowest temperature it's good for?"
 }
 # a comparison asks the same field: "which is lighter?" its Weight, "brighter" its Output
 _FIELD_OF_WORD |= {

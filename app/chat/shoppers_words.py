@@ -49,6 +49,12 @@ _SAME: tuple[tuple[str, str], ...] = (
     (r"payment\s+(?:options|modalities|types)", "payment methods"),
     (r"eta", "delivery time"),
     (r"bitcoins?|btc|ethereum|litecoin|dogecoin|crypto(?:s|currencies)?", "cryptocurrency"),
+    # a currency the pages do not name is one other than theirs ("can I pay in euros?")
+    (
+        r"euros?|(?:us\s+|american\s+|australian\s+|canadian\s+)?dollars|usd|eur|aud|cad|"
+        r"yen|swiss\s+francs|kron(?:er|or|a)",
+        "another currency",
+    ),
     # the days of the year shoppers name, by the dates pages give them
     (r"christmas\s+eve", "24 December"),
     (r"christmas\s+day", "25 December"),

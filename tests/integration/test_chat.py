@@ -1520,3 +1520,19 @@ def test_it_asked_after_no_product_is_not_a_line_about_products_never_named(
     outcome, _ = ask(portal, stack.chat, session, "is it true to size?")
     assert not outcome.answer.startswith("Yes"), outcome.answer
     assert outcome.declined is not None, outcome.answer
+
+
+def test_a_currency_and_the_lowest_temperature_in_a_shoppers_words(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-second session's conversations: "can i pay in euros?" quoted only
+    the line on a foreign card's exchange rate, not that prices are charged in pounds
+    sterling; "what's the lowest temperature the fellsman is good for?" was hedged with its
+    temperature lines ("lowest" was a word no line held)."""
+    euros, _ = ask(portal, stack.chat, new_session(), "can i pay in euros?")
+    assert "pounds sterling" in euros.answer, euros.answer
+    cold, _ = ask(
+        portal, stack.chat, new_session(), "what's the lowest temperature the fellsman is good for?"
+    )
+    assert cold.declined is None, cold.answer
+    assert "Comfort temperature: 5°C" in cold.answer, cold.answer

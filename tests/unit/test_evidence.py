@@ -1007,3 +1007,8 @@ def test_how_long_alone_asks_a_time_and_shoppers_words_name_fields() -> None:
     assert stem("time") not in asked_stems("how long is the warranty?")
     assert stem("packed") in asked_stems("do the poles fold?")
     assert stem("load") in asked_stems("how much weight can i carry in it?")
+
+
+def test_the_lowest_asks_a_temperature() -> None:
+    assert stem("temperature") in asked_stems("what's the lowest temperature it's good for?")
+    assert stem("temperature") in asked_stems("what's the lowest it's good for?")

@@ -138,3 +138,9 @@ def test_where_a_thing_is_made_is_asked_as_its_manufacture() -> None:
     assert _read("where are the scafell boots made?") == "where are the scafell boots manufactured?"
     assert _read("what is it made of?") == "what is it made of?"
     assert _read("is it made in the uk?", {"made in"}) == "is it made in the uk?"
+
+
+def test_a_currency_the_pages_do_not_name_is_another_currency() -> None:
+    assert _read("can i pay in euros?") == "can i pay in another currency?"
+    assert _read("do you take US dollars") == "do you take another currency"
+    assert _read("can i pay in euros?", {"euros"}) == "can i pay in euros?"
