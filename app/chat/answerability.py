@@ -24,6 +24,9 @@ mentions. The chosen evidence is judged against the question's specifics instead
   answer it);
 - a question that asks what something costs must be shown a line that states an amount, or
   that it is free ("Pegs: 12 aluminium Y-pegs." does not say what replacement pegs cost);
+- a question that points back at what was talked about and names no product ("is it true to
+  size?" after a size table's row) is not answered by a line about products the conversation
+  never named ("The Scafell Mid and Ben Nevis boots fit true to size"): partial;
 - and, unless the answer is what the pages' structure gives (the FAQ whose own question the
   message asks in other words, `app.chat.faq_questions`; the table whose column it asks or
   the section whose heading it names, `app.chat.help_pages`), the evidence must hold the
