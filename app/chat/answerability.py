@@ -207,10 +207,10 @@ def judge(
     unheard = _unheard_kind(plain, known, vocabulary)
     if unheard:  # no other product's lines under it: "Stock: In stock" is not a salomon's
         return Verdict(False, "unknown_kind", missing=unheard)
-    if catalog is not None:
-        # the product asked about, or each cut the question names alike ("the scafell mid
-        # boots": the men's and the women's); a field none of them lists is not listed
-        asked_of = [product] if product is not None else catalog.cuts_named(question)
+    # the product asked about, or each cut the question names alike ("the scafell mid boots":
+    # the men's and the women's)
+    asked_of = [product] if product is not None else catalog.cuts_named(question) if catalog else []
+    if catalog is not None:  # a field none of them lists is not listed
         missing = [_unlisted(asking, p, selection, passages, catalog) for p in asked_of]
         if missing and all(missing):
             return Verdict(False, "not_listed", missing=missing[0])
@@ -231,11 +231,9 @@ def judge(
         selection = replace(selection, held_words=selection.held_words - foreign)
         near = frozenset(w for w in near if stem(w) not in foreign)
     # the asking sentences, or the whole message: what the shopper tells may be what the lines
-    # are about ("My parcel says delivered but it isn't here. What do I do?")
-    # the name of what is asked about is no word of what is asked of it ("is the merino base
-    # layer itchy?": a help page's "Wash merino base layers …" holds the name, not "itchy")
-    about = [product] if product is not None else catalog.cuts_named(question) if catalog else []
-    titles = tuple(p.title for p in about)
+    # are about ("My parcel says delivered but it isn't here. What do I do?"); the name of what
+    # is asked about is no word asked of it ("is the torridon jacket made in the uk?")
+    titles = tuple(p.title for p in asked_of)
     held = max(
         coverage(q, selection, vocabulary, near=near, titles=titles) for q in {asking, question}
     )
