@@ -38,6 +38,7 @@ from app.chat.products import (
     cut_asked,
     cuts,
     extends_model,
+    kinds_named,
     name_words,
     named_titles,
     names,
@@ -224,6 +225,14 @@ class Catalog:
         only = set(titles)
         if not named and len(only) == 1 and _line_name(next(iter(only))) in said:
             return self._by_title[only.pop()]
+        # or a line's name that several products share, with the kind of one of them ("the
+        # merino base layer": not the Merino Hiker Sock), when every product sharing a word
+        # with the text is of that line
+        lined = [t for t in only if _line_name(t) in said]
+        kinds = kinds_named(text)
+        of_kind = [t for t in lined if kinds & set(tokens(t))]
+        if not named and len(lined) == len(only) and len(of_kind) == 1:
+            return self._by_title[of_kind[0]]
         return None
 
     def titles_named(self, text: str) -> frozenset[str]:

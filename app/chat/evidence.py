@@ -897,7 +897,7 @@ def _chosen(scored: Sequence[_Scored], max_lines: int) -> list[_Scored]:
         same_record = chosen and unit.passage is chosen[0][1].passage and held
         if chosen and not (held - covered or same_record):
             continue
-        if any(unit.text == c[1].text for c in chosen):
+        if any(unit.text in c[1].text or c[1].text in unit.text for c in chosen):
             continue
         chosen.append((score, unit, held))
         covered |= held
@@ -1267,7 +1267,9 @@ def _clauses(unit: str, more: str) -> list[tuple[str, str, str]]:
 
 
 def _sentences(prose: str) -> list[tuple[str, str]]:
-    """Each sentence of ``prose`` and the span of it with the next one, both verbatim."""
+    """Each sentence of ``prose`` and the span of it with the next one, both verbatim. A
+    sentence that points back at the one before it ("Please don't post returns to this address
+    …" after the address) is that one and it: alone it would say "this address" and not which."""
     bounds, start = [], 0
     for end in _SENTENCE_END.finditer(prose):
         bounds.append((start, end.start()))
@@ -1276,9 +1278,21 @@ def _sentences(prose: str) -> list[tuple[str, str]]:
     spans = [(a, b) for a, b in bounds if prose[a:b].strip()]
     pairs = []
     for i, (a, b) in enumerate(spans):
+        if i and _points_back(prose[a:b]) and b - spans[i - 1][0] <= MAX_QUOTE_CHARS:
+            a = spans[i - 1][0]
         more = prose[a : spans[i + 1][1]] if i + 1 < len(spans) else ""
         pairs.append((prose[a:b].strip(), more.strip()))
     return pairs
+
+
+# "this address", "these checks", "if this happens": a thing the sentence before names. Not
+# "this page" or "this policy" (the page itself), nor one after the sentence's first clause
+# ("…; this usually takes 2–3 hours" points at its own clause).
+_BACK = re.compile(r"\b(?:this|these|those)\s+(?!page\b|policy\b|notice\b|guide\b)[a-z]", re.I)
+
+
+def _points_back(sentence: str) -> bool:
+    return _BACK.search(re.split(r"[,;:]\s", sentence, maxsplit=1)[0]) is not None
 
 
 def _fields(line: str) -> list[str]:

@@ -168,7 +168,7 @@ def _by_model(text: str, titles: Sequence[str]) -> list[str]:
 def _of_kind_named(text: str, titles: list[str]) -> list[str]:
     """``titles`` without those named by the same words as another whose kind ``text`` names
     when theirs it does not ("the Little Fell kids jacket": the jacket, not the walking boot)."""
-    kinds = _kinds(text)
+    kinds = kinds_named(text)
     return [
         t
         for t in titles
@@ -179,7 +179,7 @@ def _of_kind_named(text: str, titles: list[str]) -> list[str]:
     ]
 
 
-def _kinds(text: str) -> set[str]:
+def kinds_named(text: str) -> set[str]:
     """The kinds of product ``text`` names, in the singular as titles name them ("jacket")."""
     return {w.removesuffix("s") for w in tokens(text) if w in _KIND_WORDS}
 
@@ -190,7 +190,7 @@ def _by_line(text: str, titles: Sequence[str]) -> list[str]:
     torridon jackets" (the kind named picks the men's and the women's cut, not the
     overtrousers); none when the line's products are more than the cuts of one."""
     said = set(tokens(text))
-    kinds = _kinds(text)
+    kinds = kinds_named(text)
     lines = {t: words[0] for t in titles if (words := tokens(t))}
     found: list[str] = []
     for line in set(lines.values()) & said:

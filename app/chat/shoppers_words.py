@@ -48,6 +48,14 @@ _SAME: tuple[tuple[str, str], ...] = (
     (r"packages", "parcels"),
     (r"payment\s+(?:options|modalities|types)", "payment methods"),
     (r"eta", "delivery time"),
+    # nobody at home for a delivery: what the pages say happens when the carrier can't deliver
+    (
+        r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+not\s+(?:in|home|at\s+home|there|around)|"
+        r"(?:i|we)\s+won'?t\s+be\s+(?:in|home|at\s+home|there|around)|"
+        r"(?:nobody|no\s*-?\s*one)(?:'?s|\s+is)?\s+(?:in|home|at\s+home|there|around)|"
+        r"(?:(?:i|we)\s+)?miss(?:ed)?\s+(?:the|my|a)\s+(?:delivery|courier|driver)",
+        "the carrier can't deliver",
+    ),
     (r"bitcoins?|btc|ethereum|litecoin|dogecoin|crypto(?:s|currencies)?", "cryptocurrency"),
     # a currency the pages do not name is one other than theirs ("can I pay in euros?")
     (

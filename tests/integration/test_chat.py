@@ -1536,3 +1536,31 @@ def test_a_currency_and_the_lowest_temperature_in_a_shoppers_words(
     )
     assert cold.declined is None, cold.answer
     assert "Comfort temperature: 5°C" in cold.answer, cold.answer
+
+
+def test_a_line_pointing_back_is_quoted_with_the_one_it_points_at(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-second session's conversations: "what is your returns address?"
+    quoted "Please don't post returns to this address …" without the address before it."""
+    address, _ = ask(portal, stack.chat, new_session(), "what is your returns address?")
+    assert "Leeds LS5 3BT. Please don't post returns to this address" in address.answer, (
+        address.answer
+    )
+
+
+def test_a_line_named_with_its_kind_is_its_product_and_nobody_home_is_a_failed_delivery(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-second session's conversations: "is the merino base layer itchy?"
+    was answered with the merino wash line unhedged ("merino" is also two socks' name, so the
+    base layer was no product named, and every word of the question counted as held); "what
+    happens if i'm not in when my parcel arrives?" quoted the multi-parcel lines, not the
+    Royal Mail card line ("not in" holds no word a line does)."""
+    itchy, _ = ask(portal, stack.chat, new_session(), "is the merino base layer itchy?")
+    assert itchy.product == "products/catalog.jsonl#FH-BSL-4001", itchy.product
+    assert itchy.declined is not None, itchy.answer
+    away, _ = ask(
+        portal, stack.chat, new_session(), "what happens if i'm not in when my parcel arrives?"
+    )
+    assert "If Royal Mail can't deliver and there's no safe place" in away.answer, away.answer

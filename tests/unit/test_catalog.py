@@ -254,6 +254,17 @@ def test_a_lines_name_said_alone_names_its_one_product() -> None:
     assert catalog.named("does the lumen fit in the skiddaw pocket?") is None
 
 
+def test_a_lines_name_several_products_share_is_named_with_the_kind_of_one() -> None:
+    """Seen in the thirty-second session: "is the merino base layer itchy?" named no product
+    ("merino" is two socks' name too), so the coverage check read its words as held."""
+    layer = hit("Merino 150 Crew Base Layer", "Materials: 100% merino wool")
+    sock = hit("Merino Hiker Sock", "Materials: 70% merino wool")
+    catalog = Catalog([layer.passage, sock.passage, TENT.passage])
+    named = catalog.named("is the merino base layer itchy?")
+    assert named is not None and named.title == layer.passage.title
+    assert catalog.named("is merino itchy?") is None  # no kind: either
+
+
 def test_every_product_a_help_line_names_capitalised_is_read() -> None:
     """A help page's line names its products as the titles write them ("The Scafell Mid and
     Ben Nevis boots"); a kind in lower case ("pack rain covers") names no product."""

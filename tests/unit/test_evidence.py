@@ -1012,3 +1012,21 @@ def test_how_long_alone_asks_a_time_and_shoppers_words_name_fields() -> None:
 def test_the_lowest_asks_a_temperature() -> None:
     assert stem("temperature") in asked_stems("what's the lowest temperature it's good for?")
     assert stem("temperature") in asked_stems("what's the lowest it's good for?")
+
+
+def test_a_sentence_pointing_back_is_quoted_with_the_one_before_it() -> None:
+    """Seen in the thirty-second session: "Please don't post returns to this address …" was
+    quoted without the address it points at; "this page" and a later clause's "this" point at
+    nothing before."""
+    post = hit(
+        "Contact Us > Post",
+        "Customer Services, Fernhill Outfitters Ltd, Unit 7, Leeds LS5 3BT. Please don't post "
+        "returns to this address without using our returns portal, as unidentified parcels "
+        "take much longer to process. This page lists every way to reach us. Rinse twice, then "
+        "tumble dry on low with two or three clean tennis balls until there are no clumps "
+        "left; this usually takes 2–3 hours.",
+    )
+    texts = [u.text for u in units([post])]
+    assert any(t.startswith("Customer Services") and "this address without" in t for t in texts)
+    assert not any(t.startswith("Please don't post") for t in texts)
+    assert any(t.startswith("Rinse twice") for t in texts)

@@ -144,3 +144,12 @@ def test_a_currency_the_pages_do_not_name_is_another_currency() -> None:
     assert _read("can i pay in euros?") == "can i pay in another currency?"
     assert _read("do you take US dollars") == "do you take another currency"
     assert _read("can i pay in euros?", {"euros"}) == "can i pay in euros?"
+
+
+def test_nobody_at_home_for_a_delivery_is_a_delivery_the_carrier_cannot_make() -> None:
+    assert _read("what happens if i'm not in when my parcel arrives?") == (
+        "what happens if the carrier can't deliver when my parcel arrives?"
+    )
+    assert _read("what if nobody is home?") == "what if the carrier can't deliver?"
+    assert _read("i missed the delivery, what now?") == "the carrier can't deliver, what now?"
+    assert _read("i'm in the uk") == "i'm in the uk"
