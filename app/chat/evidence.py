@@ -894,7 +894,7 @@ def _chosen(scored: Sequence[_Scored], max_lines: int) -> list[_Scored]:
             break
         if chosen and score < chosen[0][0] - SECOND_LINE_MARGIN:
             continue
-        same_record = chosen and unit.passage is chosen[0][1].passage and held
+        same_record = chosen and _same_record(unit, chosen[0][1]) and held
         if chosen and not (held - covered or same_record):
             continue
         if any(unit.text in c[1].text or c[1].text in unit.text for c in chosen):
@@ -902,6 +902,15 @@ def _chosen(scored: Sequence[_Scored], max_lines: int) -> list[_Scored]:
         chosen.append((score, unit, held))
         covered |= held
     return chosen
+
+
+def _same_record(unit: Unit, best: Unit) -> bool:
+    """Whether ``unit`` is of ``best``'s passage, or of its record when ``best`` only answers
+    yes or no ("Waterproof: No" beside "Not waterproof: it is designed to breathe …")."""
+    if unit.passage is best.passage:
+        return True
+    same = unit.passage.passage.document_id == best.passage.passage.document_id
+    return same and _YES_NO_FIELD.match(best.text) is not None
 
 
 def _quoted_text(unit: Unit, chosen: Sequence[_Scored]) -> str:
@@ -1131,13 +1140,17 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
         (u, more, head or lead_)
         for text_, more_, head in found
         for u, more, lead_ in _clauses(text_, more_)
-        if len(content_words(u)) >= 2
+        if (len(content_words(u)) >= 2 or _YES_NO_FIELD.match(u))
         and len(u) <= MAX_QUOTE_CHARS
         and not u.endswith("?")
         and not (_BULLET.match(u) and _leads_in(u))  # it leads into its items
         and not _POINTER.match(u)
         and not _topics(u)
     ]
+
+
+# a field a record answers yes or no ("Waterproof: No"): its one word is what is asked of it
+_YES_NO_FIELD = re.compile(r"^[A-Z][\w /()&'-]{0,40}:\s+(?:yes|no)\b", re.I)
 
 
 # A sentence that only sends the reader to another page ("Our Warranty page explains what is and

@@ -1564,3 +1564,19 @@ def test_a_line_named_with_its_kind_is_its_product_and_nobody_home_is_a_failed_d
         portal, stack.chat, new_session(), "what happens if i'm not in when my parcel arrives?"
     )
     assert "If Royal Mail can't deliver and there's no safe place" in away.answer, away.answer
+
+
+def test_a_field_a_record_answers_yes_or_no_is_quoted(portal: BlockingPortal, stack: Any) -> None:
+    """Seen in the thirty-third session's conversations: "is the trailrunner 5 waterproof?"
+    was hedged with its compatibility line, and asked as "is it waterproof?" after its
+    colours, answered with the Colours line: the record's "Waterproof: No" (one word besides
+    the answer) was no quotable line."""
+    session = new_session()
+    ask(portal, stack.chat, session, "what colours does the trailrunner 5 come in?")
+    after, _ = ask(portal, stack.chat, session, "is it waterproof?")
+    assert "“Waterproof: No”" in after.answer, after.answer
+    assert "Colours" not in after.answer, after.answer
+    boot, _ = ask(portal, stack.chat, new_session(), "is the haworth boot waterproof?")
+    assert "Waterproof: No" in boot.answer and "Not waterproof: it is designed" in boot.answer, (
+        boot.answer
+    )

@@ -1030,3 +1030,13 @@ def test_a_sentence_pointing_back_is_quoted_with_the_one_before_it() -> None:
     assert any(t.startswith("Customer Services") and "this address without" in t for t in texts)
     assert not any(t.startswith("Please don't post") for t in texts)
     assert any(t.startswith("Rinse twice") for t in texts)
+
+
+def test_a_field_answered_yes_or_no_is_a_unit() -> None:
+    """ "Waterproof: No" holds one word besides its answer, and is the record's answer."""
+    shoe = hit(
+        "Trailrunner 5 Trail Shoe",
+        "Specs: Weight: 275 g per shoe (UK 8); Rock plate: Yes; Waterproof: No",
+    )
+    texts = [u.text for u in units([shoe])]
+    assert "Waterproof: No" in texts and "Rock plate: Yes" in texts
