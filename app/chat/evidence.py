@@ -427,16 +427,23 @@ def _compared_lines(
     asked -= differing()
     if not asked:  # "what's the difference between them?": what each one is
         asked = frozenset({_DESCRIPTION_STEM})
+    what_each_is = asked == {_DESCRIPTION_STEM}
     picked: list[_Scored] = []
     owns: list[list[_Scored]] = []
     for title in named:
         ranked = _ranked(question, asked, candidates, similarity, passages, title)
         others = [t for t in named if t != title]
+        # not "Succeeded by the Trailrunner 5 …, which has a 6 mm drop"; but a description
+        # that opens by comparing the other ("All the weather resistance of the Stormhollow 2
+        # with room for three") says what this one is
         own = [
             r for r in ranked
             if r[1].passage.passage.title == title
-            and not any(names(r[1].text, other) == 1.0 for other in others)
-        ]  # fmt: skip  # not "Succeeded by the Trailrunner 5 …, which has a 6 mm drop"
+            and (
+                not any(names(r[1].text, other) == 1.0 for other in others)
+                or (what_each_is and _opens_description(r[1]))
+            )
+        ]  # fmt: skip
         if own:  # its best line holding what is asked ("Minimum weight"), else its best
             picked.append(next((r for r in own if r[2]), own[0]))
             owns.append(own)

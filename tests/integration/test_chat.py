@@ -1580,3 +1580,19 @@ def test_a_field_a_record_answers_yes_or_no_is_quoted(portal: BlockingPortal, st
     assert "Waterproof: No" in boot.answer and "Not waterproof: it is designed" in boot.answer, (
         boot.answer
     )
+
+
+def test_what_differs_shows_a_description_that_compares_with_the_other(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-second session's conversations: "what's the difference between the
+    stormhollow 2 and 3?" showed the 3's poles-and-pegs line, not its description ("All the
+    weather resistance of the Stormhollow 2 with room for three"), left out for naming the
+    other tent."""
+    tents, _ = ask(
+        portal, stack.chat, new_session(), "what's the difference between the stormhollow 2 and 3?"
+    )
+    assert "All the weather resistance of the Stormhollow 2 with room for three" in tents.answer, (
+        tents.answer
+    )
+    assert "Pegs" not in tents.answer, tents.answer
