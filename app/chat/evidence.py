@@ -101,6 +101,10 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "collapse": ("packed",),
     "carry": ("load",),  # "how much weight can I carry in it?": its recommended maximum load
     "lowest": ("temperature", "minimum"),  # "the lowest temperature it's good for?"
+    # "what can I put in it instead of AAAs?", "any accessories for it?": what it takes
+    "instead": ("compatibility",),
+    "accessory": ("compatibility",),
+    "accessories": ("compatibility",),
 }
 # a comparison asks the same field: "which is lighter?" its Weight, "brighter" its Output
 _FIELD_OF_WORD |= {

@@ -1596,3 +1596,23 @@ def test_what_differs_shows_a_description_that_compares_with_the_other(
         tents.answer
     )
     assert "Pegs" not in tents.answer, tents.answer
+
+
+def test_something_used_instead_asks_what_the_product_takes(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-third session's conversations: "can i use a rechargeable battery
+    instead?" after the Beacon 400's battery life quoted its Batteries line beside its
+    Compatibility line ("Takes the Beacon 400 Rechargeable Battery Pack … in place of the AAA
+    batteries"), hedged; "are there any accessories for the beacon 400?" was hedged with its
+    description."""
+    session = new_session()
+    ask(portal, stack.chat, session, "what's the beacon 400 battery life?")
+    instead, _ = ask(portal, stack.chat, session, "can i use a rechargeable battery instead?")
+    assert instead.declined is None, instead.answer
+    assert "Takes the Beacon 400 Rechargeable Battery Pack" in instead.answer, instead.answer
+    extras, _ = ask(
+        portal, stack.chat, new_session(), "are there any accessories for the beacon 400?"
+    )
+    assert extras.declined is None, extras.answer
+    assert "Takes the Beacon 400 Rechargeable Battery Pack" in extras.answer, extras.answer
