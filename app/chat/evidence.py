@@ -101,6 +101,8 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "collapse": ("packed",),
     "carry": ("load",),  # "how much weight can I carry in it?": its recommended maximum load
     "lowest": ("temperature", "minimum"),  # "the lowest temperature it's good for?"
+    "people": ("berth",),  # "how many people does it sleep?": a tent's "Berth: 2-person"
+    "persons": ("berth",),
     # "what can I put in it instead of AAAs?", "any accessories for it?": what it takes
     "instead": ("compatibility",),
     "accessory": ("compatibility",),
@@ -685,6 +687,8 @@ def _ranked(
             continue  # not about the help topic asked about (kept when no line is)
         off_topic = record and topic and not held & topic
         field = _label_asked(unit.text, label, asked, named) if label else 0.0
+        if not field and _YES_NO_FIELD.match(unit.text) and len(content_words(unit.text)) < 2:
+            continue  # "Waterproof: No" answers its field's question, no other one
         if field and not off_topic:
             score += field  # "Weight: 520 g" over "Fabric weight: 300 g/m²" for "weigh?"
         elif _DESCRIPTION_STEM in asked and record and _opens_description(unit):

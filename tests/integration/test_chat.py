@@ -1616,3 +1616,22 @@ def test_something_used_instead_asks_what_the_product_takes(
     )
     assert extras.declined is None, extras.answer
     assert "Takes the Beacon 400 Rechargeable Battery Pack" in extras.answer, extras.answer
+
+
+def test_a_yes_or_no_field_answers_only_its_own_question_and_people_ask_a_tents_berth(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-third session's conversations, on product pages: "can i return them
+    if worn outside?" after "is this true to size?" on the Trailrunner 5's page quoted
+    "Waterproof: No" first (a field answering yes or no had just become quotable); "how many
+    people does it sleep?" on the Stormhollow 2's page was hedged with its "Berth: 2-person"
+    line."""
+    shoe, session = "FH-SHO-1202", new_session()
+    ask(portal, stack.chat, session, "is this true to size?", product=shoe)
+    worn, _ = ask(portal, stack.chat, session, "can i return them if worn outside?", product=shoe)
+    assert "Waterproof: No" not in worn.answer, worn.answer
+    people, _ = ask(
+        portal, stack.chat, new_session(), "how many people does it sleep?", product="FH-TNT-7020"
+    )
+    assert people.declined is None, people.answer
+    assert "Berth: 2-person" in people.answer, people.answer

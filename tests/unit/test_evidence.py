@@ -1040,3 +1040,13 @@ def test_a_field_answered_yes_or_no_is_a_unit() -> None:
     )
     texts = [u.text for u in units([shoe])]
     assert "Waterproof: No" in texts and "Rock plate: Yes" in texts
+
+
+def test_a_field_answered_yes_or_no_answers_only_its_own_question() -> None:
+    shoe = hit(
+        "Trailrunner 5 Trail Shoe",
+        "Care: Rinse off mud, remove the insoles and air dry.\n"
+        "Specs: Weight: 275 g per shoe (UK 8); Waterproof: No",
+    )
+    assert "Waterproof: No" in choose("is the Trailrunner 5 waterproof?", [shoe])
+    assert "Waterproof: No" not in choose("can i return the Trailrunner 5 if worn?", [shoe])
