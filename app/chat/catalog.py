@@ -218,20 +218,19 @@ class Catalog:
         said = set(tokens(text))
         titles = [t for word in said for t in self._titles_by_word.get(word, ())]
         named = named_titles(text, titles)
-        if len(named) == 1:
-            return self._by_title[named[0]]
+        if named:
+            return self._by_title[named[0]] if len(named) == 1 else None
         # a line's name said alone ("what colours does the skiddaw come in?"), when no other
-        # product's name shares a word with the text and the line is that one product's
-        only = set(titles)
-        if not named and len(only) == 1 and _line_name(next(iter(only))) in said:
-            return self._by_title[only.pop()]
-        # or a line's name that several products share, with the kind of one of them ("the
+        # product's name shares a word with the text and the line is that one product's; or
+        # a line's name that several products share, with the kind of one of them ("the
         # merino base layer": not the Merino Hiker Sock), when every product sharing a word
         # with the text is of that line
+        only = set(titles)
         lined = [t for t in only if _line_name(t) in said]
-        kinds = kinds_named(text)
-        of_kind = [t for t in lined if kinds & set(tokens(t))]
-        if not named and len(lined) == len(only) and len(of_kind) == 1:
+        if len(only) == 1 and lined:
+            return self._by_title[lined[0]]
+        of_kind = [t for t in lined if kinds_named(text) & set(tokens(t))]
+        if len(lined) == len(only) and len(of_kind) == 1:
             return self._by_title[of_kind[0]]
         return None
 

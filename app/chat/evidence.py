@@ -687,7 +687,7 @@ def _ranked(
             continue  # not about the help topic asked about (kept when no line is)
         off_topic = record and topic and not held & topic
         field = _label_asked(unit.text, label, asked, named) if label else 0.0
-        if not field and _YES_NO_FIELD.match(unit.text) and len(content_words(unit.text)) < 2:
+        if not field and _bare_yes_no(unit.text):
             continue  # "Waterproof: No" answers its field's question, no other one
         if field and not off_topic:
             score += field  # "Weight: 520 g" over "Fabric weight: 300 g/m²" for "weigh?"
@@ -1155,7 +1155,7 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
         (u, more, head or lead_)
         for text_, more_, head in found
         for u, more, lead_ in _clauses(text_, more_)
-        if (len(content_words(u)) >= 2 or _YES_NO_FIELD.match(u))
+        if (len(content_words(u)) >= 2 or _bare_yes_no(u))
         and len(u) <= MAX_QUOTE_CHARS
         and not u.endswith("?")
         and not (_BULLET.match(u) and _leads_in(u))  # it leads into its items
@@ -1164,8 +1164,14 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
     ]
 
 
-# a field a record answers yes or no ("Waterproof: No"): its one word is what is asked of it
+# a field a record answers yes or no ("Waterproof: No", "Heel clip loop: Yes")
 _YES_NO_FIELD = re.compile(r"^[A-Z][\w /()&'-]{0,40}:\s+(?:yes|no)\b", re.I)
+
+
+def _bare_yes_no(text: str) -> bool:
+    """Whether ``text`` is a field answered yes or no whose one other word is its name
+    ("Waterproof: No"): a line for its own field's question, and no other."""
+    return _YES_NO_FIELD.match(text) is not None and len(content_words(text)) < 2
 
 
 # A sentence that only sends the reader to another page ("Our Warranty page explains what is and

@@ -6,7 +6,8 @@
 contacting the shop ("Contact us"), "cancel my account" about deleting it, "order status" about
 its tracking, "where is my order?" about how to track it ("my order number is …, where is it?"
 too), "Christmas Eve" about 24 December, "made in the UK?" and "where is it made?" about its
-manufacture (not the materials it is made of); and "I want to check …", "help me see …" open a
+manufacture (not the materials it is made of), "I'm not in" or "nobody's home" for a delivery
+about the carrier being unable to deliver; and "I want to check …", "help me see …" open a
 request, asking nothing of the pages themselves.
 These are the words of retail customer service in general (not of one shop), so each is read
 as the pages' word only when the pages do not use it themselves, as an abbreviation is
