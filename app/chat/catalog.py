@@ -280,6 +280,10 @@ class Catalog:
         that category; the title's kind)."""
         return kind_readings(product.title, self._categories.get(product.document_id, ""))
 
+    def category(self, product: Product) -> str:
+        """The category ``product``'s record gives ("Socks"); "" when it gives none."""
+        return self._categories.get(product.document_id, "")
+
     def fields_of(self, product: Product) -> frozenset[str]:
         """The stems of the field names ``product``'s record gives ("pric", "weigh")."""
         return frozenset().union(

@@ -9,7 +9,8 @@ is preferred: its passages are ranked first; so is the size table's row holding 
 measurement the question gives ("a 104 cm chest"). A product the question names keeps a place
 ("is the waymark 3 waterproof?" is not the waterproof jackets'), and a help page's topic asked
 of it is searched without its name when its records took every place ("i want to return my
-nightjar 300").
+nightjar 300"); asked of the product "it" is, a help page's topic is searched for the kind the
+product is ("can i return them?" on a sock's page: the returns page's line on socks).
 """
 
 from __future__ import annotations
@@ -131,6 +132,8 @@ class TurnSearch:
             first = facts.catalog.describing(focus.product)  # "Tell me about the Stormhollow 2"
         elif focus is not None and not focus.named:  # "how much is it?": its Price line
             first = facts.catalog.holding(focus.product, asked)[:2]
+            if not first:  # "can i return them?" on a sock's page: the help page's line
+                first = await self._of_kind(question, asked, focus, facts)
         elif focus is None and cut is None:  # "What is your warranty?": its introduction
             # "How much is delivery?": the Delivery page's first table with a Cost column
             answering = facts.pages.table_asked(question)
@@ -182,6 +185,23 @@ class TurnSearch:
             retrieval = await self._with_named(retrieval, named, question, vector)
         timings["search"] = time.perf_counter() - mark
         return Found(vector, queries[1] if previous else vector, retrieval, answering)
+
+    async def _of_kind(
+        self, question: str, asked: frozenset[str], focus: Focus, facts: PageFacts
+    ) -> list[str]:
+        """The help page passage nearest ``question`` asked of the kind ``focus``'s product is
+        ("Socks: can i return them if i've worn them?": the returns page's items it can't
+        accept), when the question asks a help page's topic no field of the record names and
+        says no product's name ("them" of the page's product); [] otherwise."""
+        kind = facts.catalog.category(focus.product)
+        topic = self._topic_asked(question, asked, [focus.product.title], facts)
+        if not kind or not topic:
+            return []
+        text = f"{kind}: {topic}"
+        found = self._retriever.search([await self._encoder.encode(text)], [text])
+        return next(
+            ([hit.passage.id] for hit in found.passages if hit.passage.kind != "product"), []
+        )
 
     @staticmethod
     def _topic_asked(

@@ -1635,3 +1635,29 @@ def test_a_yes_or_no_field_answers_only_its_own_question_and_people_ask_a_tents_
     )
     assert people.declined is None, people.answer
     assert "Berth: 2-person" in people.answer, people.answer
+
+
+def test_a_help_topic_asked_of_the_pages_product_finds_the_line_on_its_kind(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-third session's conversations, on product pages: "can i return them
+    if i've worn them?" on the Merino Hiker Sock's page quoted "Faulty items are always covered
+    …", and on the Trailrunner 5's page "can i return them if worn outside?" quoted its care
+    line and the warranty's wear and tear: the returns page's lines on socks and on footwear
+    were not among the turn's passages (its records and its line's other products took them)."""
+    socks, _ = ask(
+        portal,
+        stack.chat,
+        new_session(),
+        "can i return them if i've worn them?",
+        product="FH-SCK-1301",
+    )
+    assert "socks that have been removed from their packaging" in socks.answer, socks.answer
+    shoes, _ = ask(
+        portal,
+        stack.chat,
+        new_session(),
+        "can i return them if worn outside?",
+        product="FH-SHO-1202",
+    )
+    assert "Footwear with dirt, wear or creasing on the soles" in shoes.answer, shoes.answer

@@ -278,3 +278,10 @@ def test_every_product_a_help_line_names_capitalised_is_read() -> None:
     line = "The Scafell Mid and Ben Nevis boots fit true to size; the Ben Nevis has a wide fitting."
     assert catalog.titles_named(line) == {titles[0], titles[1]}
     assert catalog.titles_named("| Backpacks and pack rain covers | 5 years |") == frozenset()
+
+
+def test_a_products_category_is_its_records() -> None:
+    sock = hit("Merino Hiker Sock", "SKU: FH-SCK-1301\nCategory: Socks\nPrice (GBP): 18.00")
+    catalog = Catalog([sock.passage, TENT.passage])
+    product = catalog.named("the merino hiker sock")
+    assert product is not None and catalog.category(product) == "Socks"
