@@ -132,8 +132,6 @@ class TurnSearch:
             first = facts.catalog.describing(focus.product)  # "Tell me about the Stormhollow 2"
         elif focus is not None and not focus.named:  # "how much is it?": its Price line
             first = facts.catalog.holding(focus.product, asked)[:2]
-            if not first:  # "can i return them?" on a sock's page: the help page's line
-                first = await self._of_kind(question, asked, focus, facts)
         elif focus is None and cut is None:  # "What is your warranty?": its introduction
             # "How much is delivery?": the Delivery page's first table with a Cost column
             answering = facts.pages.table_asked(question)
@@ -156,6 +154,9 @@ class TurnSearch:
             own = stems(asked_of.title) | facts.catalog.fields_of(asked_of)
             row = facts.pages.row_of_kind(asked - own, facts.catalog.kinds(asked_of))
             first = [row, *facts.catalog.describing(asked_of)] if row else []
+        if focus is not None and not focus.named and not first:
+            # "can i return them?" on a sock's page: the returns page's line on socks
+            first = await self._of_kind(question, asked, focus, facts)
         # "I'm a 104 cm chest, what size torridon?": the row of the size table measuring it
         first += [row for row in facts.pages.measured(question) if row not in first]
         # the product the question names, or the cuts it names alike ("is the scafell mid ok

@@ -1661,3 +1661,9 @@ def test_a_help_topic_asked_of_the_pages_product_finds_the_line_on_its_kind(
         product="FH-SHO-1202",
     )
     assert "Footwear with dirt, wear or creasing on the soles" in shoes.answer, shoes.answer
+    # the warranty table's row of its kind still comes first (a first version of the search
+    # by kind put the warranty FAQ's opening in its place)
+    warranty, _ = ask(
+        portal, stack.chat, new_session(), "how long is the warranty?", product="FH-WTR-9520"
+    )
+    assert "water filters" in warranty.answer, warranty.answer
