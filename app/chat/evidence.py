@@ -197,7 +197,10 @@ def units(passages: Sequence[ScoredPassage]) -> list[Unit]:
     for number, hit in enumerate(passages, start=1):
         found.extend(
             Unit(number, text, hit, more, header)
-            for text, more, header in _quotable(hit.passage.text)
+            # a product record's "this lamp" is the product, not the sentence before it
+            for text, more, header in _quotable(
+                hit.passage.text, back=hit.passage.kind != "product"
+            )
         )
     return found
 
@@ -1112,7 +1115,7 @@ FIELD_NAMES = {
 }
 
 
-def _quotable(text: str) -> list[tuple[str, str, str]]:
+def _quotable(text: str, *, back: bool = True) -> list[tuple[str, str, str]]:
     """Quotable units with their continuation and, for a table's row, its header row: record
     fields (a "Specs: a: 1; b: 2" line as its fields), FAQ answers and prose as sentences,
     table rows as they are, each a verbatim substring of ``text``; a sentence's continuation is
@@ -1148,7 +1151,8 @@ def _quotable(text: str) -> list[tuple[str, str, str]]:
         if fields:
             found.extend((f, "", above) for f in fields)
         elif len(line) > 120 or line.startswith("Answer:") or line.startswith("Description:"):
-            found.extend((unit, more, above) for unit, more in _sentences(_unlabelled(line)))
+            sentences = _sentences(_unlabelled(line), back=back)
+            found.extend((unit, more, above) for unit, more in sentences)
         else:
             found.append((line, "", above))
     return [
@@ -1300,10 +1304,11 @@ def _clauses(unit: str, more: str) -> list[tuple[str, str, str]]:
     return [(clause, "", under if i else "") for i, clause in enumerate(clauses)]
 
 
-def _sentences(prose: str) -> list[tuple[str, str]]:
-    """Each sentence of ``prose`` and the span of it with the next one, both verbatim. A
-    sentence that points back at the one before it ("Please don't post returns to this address
-    …" after the address) is that one and it: alone it would say "this address" and not which."""
+def _sentences(prose: str, *, back: bool = True) -> list[tuple[str, str]]:
+    """Each sentence of ``prose`` and the span of it with the next one, both verbatim. With
+    ``back``, a sentence that points back at the one before it ("Please don't post returns to
+    this address …" after the address) is that one and it: alone it would say "this address"
+    and not which."""
     bounds, start = [], 0
     for end in _SENTENCE_END.finditer(prose):
         bounds.append((start, end.start()))
@@ -1312,7 +1317,7 @@ def _sentences(prose: str) -> list[tuple[str, str]]:
     spans = [(a, b) for a, b in bounds if prose[a:b].strip()]
     pairs = []
     for i, (a, b) in enumerate(spans):
-        if i and _points_back(prose[a:b]) and b - spans[i - 1][0] <= MAX_QUOTE_CHARS:
+        if back and i and _points_back(prose[a:b]) and b - spans[i - 1][0] <= MAX_QUOTE_CHARS:
             a = spans[i - 1][0]
         more = prose[a : spans[i + 1][1]] if i + 1 < len(spans) else ""
         pairs.append((prose[a:b].strip(), more.strip()))

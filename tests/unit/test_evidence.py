@@ -1025,11 +1025,21 @@ def test_a_sentence_pointing_back_is_quoted_with_the_one_before_it() -> None:
         "take much longer to process. This page lists every way to reach us. Rinse twice, then "
         "tumble dry on low with two or three clean tennis balls until there are no clumps "
         "left; this usually takes 2–3 hours.",
+        kind="policy",
     )
     texts = [u.text for u in units([post])]
     assert any(t.startswith("Customer Services") and "this address without" in t for t in texts)
     assert not any(t.startswith("Please don't post") for t in texts)
     assert any(t.startswith("Rinse twice") for t in texts)
+    # a product record's "this lamp" is the product itself, not the sentence before it
+    lamp = hit(
+        "Beacon 400 Headlamp",
+        "Compatibility: Takes the Beacon 400 Rechargeable Battery Pack (FH-ELC-9790) in place "
+        "of the AAA batteries. The built-in battery of the Beacon 700R Rechargeable Headlamp "
+        "(FH-ELC-9702) is not interchangeable with this lamp.",
+    )
+    texts = [u.text for u in units([lamp])]
+    assert any(t.startswith("The built-in battery") for t in texts), texts
 
 
 def test_a_field_answered_yes_or_no_is_a_unit() -> None:
