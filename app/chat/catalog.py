@@ -278,7 +278,7 @@ class Catalog:
         """The stems of the kinds ``product`` is of, the most telling first (`kind_readings`:
         its title's kind, "Stove", with the category its record gives, "Stoves & cookware";
         that category; the title's kind)."""
-        return kind_readings(product.title, self._categories.get(product.document_id, ""))
+        return kind_readings(product.title, self.category(product))
 
     def category(self, product: Product) -> str:
         """The category ``product``'s record gives ("Socks"); "" when it gives none."""
