@@ -504,6 +504,7 @@ class ChatService:
                 product=selection.product,
                 faq_match=own_faq,
                 other=_other_named(lines[0].text, question, selection.product, facts.catalog),
+                before=turns[-1].shown if turns else "",
             )
             pieces = composed_pieces(lines, passages, stated=stated, covered=covered)
             for piece in pieces:

@@ -192,17 +192,23 @@ class TurnSearch:
     ) -> list[str]:
         """The help page passage nearest ``question`` asked of the kind ``focus``'s product is
         ("Socks: can i return them if i've worn them?": the returns page's items it can't
-        accept), when the question asks a help page's topic no field of the record names and
-        says no product's name ("them" of the page's product); [] otherwise."""
+        accept), of a page titled with the topic's word, when the question asks a help page's
+        topic no field of the record names and says no product's name ("them" of the page's
+        product); [] otherwise."""
         kind = facts.catalog.category(focus.product)
         topic = self._topic_asked(question, asked, [focus.product.title], facts)
         if not kind or not topic:
             return []
-        text = f"{kind}: {topic}"
-        found = self._retriever.search([await self._encoder.encode(text)], [text])
-        return next(
-            ([hit.passage.id] for hit in found.passages if hit.passage.kind != "product"), []
-        )
+        # a passage of the page (or FAQ) titled with the topic's word: "Waterproof jackets: can
+        # i return it?" finds the leaking-jacket FAQ first, the warranty page's "return it to
+        # you" next; else the topic searched alone
+        words = (asked - stems(focus.product.title)) & facts.pages.topics
+        for text in (f"{kind}: {topic}", topic):
+            found = self._retriever.search([await self._encoder.encode(text)], [text])
+            for hit in found.passages:
+                if hit.passage.kind != "product" and words & stems(hit.passage.title):
+                    return [hit.passage.id]
+        return []
 
     @staticmethod
     def _topic_asked(

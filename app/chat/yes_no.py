@@ -39,7 +39,9 @@ _CONDITION = re.compile(
     r"\b(?:if|unless|only|except|but|however|instead|provided|subject|depending|may|might)\b",
     re.IGNORECASE,
 )
-_CLAUSE = re.compile(r"[;,:()]|\s[–—-]\s|\band\b|\bor\b")
+# a clause ends at a sentence's end too: "… small enough to live in your pack. Not designed for
+# sustained heavy rain …" negates the rain, not the packing
+_CLAUSE = re.compile(r"[;,:()]|\s[–—-]\s|\band\b|\bor\b|(?<=[.!?])\s+")
 # the question's frame, not what it asks: "can I get …", "does it come with …"
 _FRAME = frozenset(
     stem(w)
@@ -55,13 +57,17 @@ def plain_answer(
     product: str | None = None,
     faq_match: bool = False,
     other: str | None = None,
+    before: str = "",
 ) -> str | None:
     """ "yes" or "no" when ``line`` (the answer's first, verbatim) gives it plainly to
     ``question``; None otherwise. ``product``: the product the question is about (its name's
     words are not asked); ``faq_match``: ``line`` opens the shop's answer to the question the
     shopper asked; ``other``: another product the line names and the question does not, whose
     name says nothing of the asked one ("Is the Cairngorm 800 waterproof?": "Fits under the
-    Torridon 3L Waterproof Jacket" is no yes)."""
+    Torridon 3L Waterproof Jacket" is no yes); ``before``: what the shopper was shown the turn
+    before, whose line saying no to what is asked again is not contradicted by a yes ("can i
+    return it then?" after "Personalised items … can't be returned": the returns portal's line
+    is no yes)."""
     if not yes_no_question(question) or _asks_several(question):
         return None
     opens = _OPENS_WITH.match(line)
@@ -87,11 +93,14 @@ def plain_answer(
         return None
     if not _NEGATION.search(line):
         held = stems(line) - (stems(other or "") - stems(product or ""))
-        return "yes" if asked <= held else None
-    negated = [c for c in _CLAUSE.split(line) if c and _NEGATION.search(c)]
-    if any(asked <= stems(clause) for clause in negated):
-        return "no"
-    return None
+        return "yes" if asked <= held and not _says_no(asked, before) else None
+    return "no" if _says_no(asked, line) else None
+
+
+def _says_no(asked: frozenset[str], text: str) -> bool:
+    """Whether a clause of ``text`` holds every word asked and negates it."""
+    negated = [c for c in _CLAUSE.split(text) if c and _NEGATION.search(c)]
+    return any(asked <= stems(clause) for clause in negated)
 
 
 def _day_left_out(question: str, line: str) -> bool:

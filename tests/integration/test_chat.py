@@ -1667,3 +1667,21 @@ def test_a_help_topic_asked_of_the_pages_product_finds_the_line_on_its_kind(
         portal, stack.chat, new_session(), "how long is the warranty?", product="FH-WTR-9520"
     )
     assert "water filters" in warranty.answer, warranty.answer
+
+
+def test_a_returns_question_on_a_product_page_is_answered_from_the_returns_pages(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-fourth session's conversations: "can i return it?" on the Torridon
+    jacket's page was hedged with "Replaces the discontinued Langdale 2L Waterproof Jacket": the
+    search by its kind ("Waterproof jackets: can i return it?") put the leaking-jacket FAQ
+    first, which says nothing of returns. And "can i return it then?" after the embroidery
+    line ("Personalised items … can't be returned …") opened with "Yes." above the returns
+    portal's line: no yes is said against the line the shopper was shown just before."""
+    jacket, _ = ask(portal, stack.chat, new_session(), "can i return it?", product="FH-JKT-1042")
+    assert "Langdale" not in jacket.answer, jacket.answer
+    assert "return" in jacket.answer.lower() and jacket.declined is None, jacket.answer
+    session = new_session()
+    ask(portal, stack.chat, session, "can i get my name embroidered on it?", product="FH-JKT-1042")
+    then, _ = ask(portal, stack.chat, session, "can i return it then?", product="FH-JKT-1042")
+    assert not then.answer.startswith("Yes"), then.answer

@@ -119,3 +119,29 @@ def test_a_line_whose_span_of_days_leaves_out_the_day_asked_is_no_yes() -> None:
     )
     assert plain_answer("can i collect my order on a sunday?", line) is None
     assert plain_answer("can i collect my order on a saturday?", line) == "yes"
+
+
+def test_a_sentence_end_ends_a_clause() -> None:
+    # the negation belongs to the next sentence: "Not designed for … rain" says nothing of packing
+    line = (
+        "At 265 g it packs into its own chest pocket, small enough to live permanently in your "
+        "pack. Not designed for sustained heavy rain on winter hills: for that, choose the "
+        "Torridon 3L."
+    )
+    product = "Skiddaw 2.5L Packable Waterproof Jacket"
+    assert plain_answer("does it pack small?", line, product=product) is None
+    assert plain_answer("is it designed for heavy rain?", line, product=product) == "no"
+
+
+def test_no_yes_against_the_line_the_shopper_was_shown_before() -> None:
+    line = (
+        "Start your return at fernhill-outfitters.example/returns with your order number and "
+        "email address."
+    )
+    before = (
+        "> “Personalised items take 2 extra working days to dispatch and can't be returned or "
+        "exchanged unless they're faulty.” [3]"
+    )
+    assert plain_answer("can i return it?", line) == "yes"
+    assert plain_answer("can i return it then?", line, before=before) is None
+    assert plain_answer("can i return it?", line, before="> “Delivery is free over £50.”") == "yes"
