@@ -1685,3 +1685,13 @@ def test_a_returns_question_on_a_product_page_is_answered_from_the_returns_pages
     ask(portal, stack.chat, session, "can i get my name embroidered on it?", product="FH-JKT-1042")
     then, _ = ask(portal, stack.chat, session, "can i return it then?", product="FH-JKT-1042")
     assert not then.answer.startswith("Yes"), then.answer
+
+
+def test_carry_on_size_is_hedged_not_answered_with_a_size_line(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-fourth session's conversations: "is it carry on size?" on the
+    Ridgeline 35's page was answered, unhedged, with its rain cover's "in size M" line ("carry"
+    and "size" are both the pages' words). No page speaks of cabin luggage."""
+    pack, _ = ask(portal, stack.chat, new_session(), "is it carry on size?", product="FH-BPK-6035")
+    assert pack.declined is not None, pack.answer

@@ -153,3 +153,10 @@ def test_nobody_at_home_for_a_delivery_is_a_delivery_the_carrier_cannot_make() -
     assert _read("what if nobody is home?") == "what if the carrier can't deliver?"
     assert _read("i missed the delivery, what now?") == "the carrier can't deliver, what now?"
     assert _read("i'm in the uk") == "i'm in the uk"
+
+
+def test_carry_on_luggage_is_cabin_luggage_and_carrying_on_is_not() -> None:
+    assert _read("is it carry on size?") == "is it cabin luggage size?"
+    assert _read("does it fit carry-on?") == "does it fit cabin luggage?"
+    assert _read("can i carry on?") == "can i carry on?"
+    assert _read("can i carry on using it after a fall?") == "can i carry on using it after a fall?"
