@@ -15,6 +15,7 @@ product is ("can i return them?" on a sock's page: the returns page's line on so
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 from typing import NamedTuple
@@ -132,8 +133,11 @@ class TurnSearch:
             first = facts.catalog.describing(focus.product)  # "Tell me about the Stormhollow 2"
         elif focus is not None and not focus.named:  # "how much is it?": its Price line
             first = facts.catalog.holding(focus.product, asked)[:2]
-        elif focus is None and cut is None:  # "What is your warranty?": its introduction
-            # "How much is delivery?": the Delivery page's first table with a Cost column
+        elif focus is None and cut is None and not (recent and _POINTS_BACK.search(question)):
+            # "What is your warranty?": its introduction; "How much is delivery?": the Delivery
+            # page's first table with a Cost column (not when "it" is what the conversation is
+            # about: "how long do you keep it?" after click and collect asks no column, section
+            # or table of the privacy page's "How long we keep it")
             answering = facts.pages.table_asked(question)
             if answering is None:  # "help me cancelling purchase 3707955617": the FAQ "Can
                 # I change or cancel my order?", not the page "Changing or Cancelling an Order"
@@ -283,6 +287,9 @@ class TurnSearch:
     async def remember(self, session_id: str, index: int, vector: np.ndarray) -> None:
         """Keep the turn's vector for the next turns' blend."""
         await self._vectors.put(session_id, index, vector)
+
+
+_POINTS_BACK = re.compile(r"\b(?:it|that|this|them|they|those|these)\b", re.IGNORECASE)
 
 
 def _topic_start(turns: list[Turn]) -> int:

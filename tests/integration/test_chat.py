@@ -1695,3 +1695,16 @@ def test_carry_on_size_is_hedged_not_answered_with_a_size_line(
     and "size" are both the pages' words). No page speaks of cabin luggage."""
     pack, _ = ask(portal, stack.chat, new_session(), "is it carry on size?", product="FH-BPK-6035")
     assert pack.declined is not None, pack.answer
+
+
+def test_a_follow_up_pointing_back_asks_no_table_column_of_another_page(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-fourth session's conversations: "how long do you keep it?" after "do
+    you do click and collect?" showed the privacy page's table "How long we keep it" (its
+    column asked by name); "it" is the order waiting to be collected."""
+    session = new_session()
+    ask(portal, stack.chat, session, "do you do click and collect?")
+    kept, _ = ask(portal, stack.chat, session, "how long do you keep it?")
+    assert "How long we keep" not in kept.answer, kept.answer
+    assert "collect" in kept.answer.lower(), kept.answer
