@@ -7,8 +7,9 @@ contacting the shop ("Contact us"), "cancel my account" about deleting it, "orde
 its tracking, "where is my order?" about how to track it ("my order number is …, where is it?"
 too), "Christmas Eve" about 24 December, "made in the UK?" and "where is it made?" about its
 manufacture (not the materials it is made of), "I'm not in" or "nobody's home" for a delivery
-about the carrier being unable to deliver, "carry-on" about cabin luggage; and "I want to
-check …", "help me see …" open a request, asking nothing of the pages themselves.
+about the carrier being unable to deliver, "carry-on" about cabin luggage, "pay monthly" or
+"buy now pay later" about splitting the payment; and "I want to check …", "help me see …" open
+a request, asking nothing of the pages themselves.
 These are the words of retail customer service in general (not of one shop), so each is read
 as the pages' word only when the pages do not use it themselves, as an abbreviation is
 (`app.chat.abbreviations`): a shop whose pages speak of shipping keeps "shipping".
@@ -49,6 +50,12 @@ _SAME: tuple[tuple[str, str], ...] = (
     (r"packages", "parcels"),
     (r"payment\s+(?:options|modalities|types)", "payment methods"),
     (r"eta", "delivery time"),
+    # paying over time, however a shopper puts it (its provider's name is the page's own)
+    (
+        r"pay(?:ing)?\s+(?:in|by)\s+(?:monthly\s+)?instal?lments|pay(?:ing)?\s+monthly|"
+        r"buy\s+now,?\s+pay\s+later|bnpl",
+        "split the payment into instalments",
+    ),
     # the airline's word for what goes in the cabin: "is it carry on size?" asks no carrying
     (
         r"carry-on|carry\s+on(?=\s+(?:size|sized|luggage|baggage|bags?|cases?|allowance)\b)",

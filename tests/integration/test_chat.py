@@ -1708,3 +1708,13 @@ def test_a_follow_up_pointing_back_asks_no_table_column_of_another_page(
     kept, _ = ask(portal, stack.chat, session, "how long do you keep it?")
     assert "How long we keep" not in kept.answer, kept.answer
     assert "collect" in kept.answer.lower(), kept.answer
+
+
+def test_paying_in_instalments_finds_the_pages_split_payments(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-fourth session's conversations: "can i pay in instalments?" was turned
+    away under the relevance floor (the embedder reads the British spelling poorly; the pages
+    say "split … into three equal, interest-free payments")."""
+    split, _ = ask(portal, stack.chat, new_session(), "can i pay in instalments?")
+    assert "Pay in 3" in split.answer and split.declined is None, split.answer

@@ -160,3 +160,11 @@ def test_carry_on_luggage_is_cabin_luggage_and_carrying_on_is_not() -> None:
     assert _read("does it fit carry-on?") == "does it fit cabin luggage?"
     assert _read("can i carry on?") == "can i carry on?"
     assert _read("can i carry on using it after a fall?") == "can i carry on using it after a fall?"
+
+
+def test_paying_over_time_is_splitting_the_payment_unless_the_pages_say_it() -> None:
+    split = "split the payment into instalments"
+    assert _read("can i pay in instalments?") == f"can i {split}?"
+    assert _read("can i pay monthly?") == f"can i {split}?"
+    assert _read("do you do buy now pay later?") == f"do you do {split}?"
+    assert _read("can i pay monthly?", {"pay monthly"}) == "can i pay monthly?"
