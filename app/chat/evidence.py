@@ -1075,12 +1075,16 @@ _PLURAL = re.compile(r"(?<=[a-z]{3})(?<!s)s$")
 
 
 _PROOF = re.compile(r"^[a-z]+proof")
+# a prefix that is a stem's whole length says nothing of the word: "interest" is not
+# "international", nor "understand" "underwear"; such words keep three letters more
+_PREFIXES = ("inter", "under", "trans")
 
 
 def stem(word: str) -> str:
     """The first five letters after a common suffix and a final e: "filled", "fill" and "fills"
     agree, and so do "comes" and "come", "charges" and "charge" ("glass" keeps its s). A
-    "-proof" word keeps the whole of it: "waterproof" is not "water"."""
+    "-proof" word keeps the whole of it: "waterproof" is not "water"; an "inter-", "under-" or
+    "trans-" word three letters more: "interest" is not "international"."""
     proof = _PROOF.match(word)
     if proof:
         return proof.group(0)
@@ -1090,7 +1094,7 @@ def stem(word: str) -> str:
             word = _SUFFIX.sub("", word)
         if len(word) > 3 and word.endswith("e"):
             word = word[:-1]
-    return word[:STEM]
+    return word[: STEM + 3] if word.startswith(_PREFIXES) else word[:STEM]
 
 
 # What a request says of the shopper, not what it asks of the pages: "I need help to cancel

@@ -1718,3 +1718,13 @@ def test_paying_in_instalments_finds_the_pages_split_payments(
     say "split … into three equal, interest-free payments")."""
     split, _ = ask(portal, stack.chat, new_session(), "can i pay in instalments?")
     assert "Pay in 3" in split.answer and split.declined is None, split.answer
+
+
+def test_interest_is_not_international(portal: BlockingPortal, stack: Any) -> None:
+    """Seen in the thirty-third and thirty-fourth sessions' conversations: "is there interest?"
+    after asking to pay in instalments quoted the privacy page's international data transfers
+    ("interest" and "international" shared their five-letter stem)."""
+    session = new_session()
+    ask(portal, stack.chat, session, "can i pay in installments?")
+    interest, _ = ask(portal, stack.chat, session, "is there interest?")
+    assert "International" not in interest.answer, interest.answer

@@ -1060,3 +1060,9 @@ def test_a_field_answered_yes_or_no_answers_only_its_own_question() -> None:
     )
     assert "Waterproof: No" in choose("is the Trailrunner 5 waterproof?", [shoe])
     assert "Waterproof: No" not in choose("can i return the Trailrunner 5 if worn?", [shoe])
+
+
+def test_a_prefix_as_long_as_a_stem_keeps_more_of_the_word() -> None:
+    assert stem("interest") == stem("interested") != stem("international")
+    assert stem("underwear") != stem("understand")
+    assert stem("filled") == stem("fill")
