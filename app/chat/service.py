@@ -505,6 +505,7 @@ class ChatService:
                 faq_match=own_faq,
                 other=_other_named(lines[0].text, question, selection.product, facts.catalog),
                 before=turns[-1].shown if turns else "",
+                heading=passages[lines[0].number - 1].passage.heading,
             )
             pieces = composed_pieces(lines, passages, stated=stated, covered=covered)
             for piece in pieces:

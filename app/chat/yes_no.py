@@ -58,6 +58,7 @@ def plain_answer(
     faq_match: bool = False,
     other: str | None = None,
     before: str = "",
+    heading: str = "",
 ) -> str | None:
     """ "yes" or "no" when ``line`` (the answer's first, verbatim) gives it plainly to
     ``question``; None otherwise. ``product``: the product the question is about (its name's
@@ -67,7 +68,9 @@ def plain_answer(
     Torridon 3L Waterproof Jacket" is no yes); ``before``: what the shopper was shown the turn
     before, whose line saying no to what is asked again is not contradicted by a yes ("can i
     return it then?" after "Personalised items … can't be returned": the returns portal's line
-    is no yes)."""
+    is no yes); ``heading``: the line's section's, which may say no of everything under it
+    ("What the warranty does not cover": its "Consumable parts, such as … stove O-rings" is no
+    yes to "is there a warranty on the stove?")."""
     if not yes_no_question(question) or _asks_several(question):
         return None
     opens = _OPENS_WITH.match(line)
@@ -93,7 +96,8 @@ def plain_answer(
         return None
     if not _NEGATION.search(line):
         held = stems(line) - (stems(other or "") - stems(product or ""))
-        return "yes" if asked <= held and not _says_no(asked, before) else None
+        said_no = _says_no(asked, before) or _NEGATION.search(heading)
+        return "yes" if asked <= held and not said_no else None
     return "no" if _says_no(asked, line) else None
 
 

@@ -1728,3 +1728,13 @@ def test_interest_is_not_international(portal: BlockingPortal, stack: Any) -> No
     ask(portal, stack.chat, session, "can i pay in installments?")
     interest, _ = ask(portal, stack.chat, session, "is there interest?")
     assert "International" not in interest.answer, interest.answer
+
+
+def test_no_yes_from_a_line_the_warranty_does_not_cover(portal: BlockingPortal, stack: Any) -> None:
+    """Seen in the thirty-fourth session's conversations: "and on the stove?" after "is there a
+    warranty on the sleeping bags?" opened "Yes." above "Consumable parts, such as … stove
+    O-rings …", a line of the section "What the warranty does not cover"."""
+    session = new_session()
+    ask(portal, stack.chat, session, "is there a warranty on the sleeping bags?")
+    stove, _ = ask(portal, stack.chat, session, "and on the stove?")
+    assert not stove.answer.startswith("Yes"), stove.answer

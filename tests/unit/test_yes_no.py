@@ -145,3 +145,13 @@ def test_no_yes_against_the_line_the_shopper_was_shown_before() -> None:
     assert plain_answer("can i return it?", line) == "yes"
     assert plain_answer("can i return it then?", line, before=before) is None
     assert plain_answer("can i return it?", line, before="> “Delivery is free over £50.”") == "yes"
+
+
+def test_no_yes_from_a_line_under_a_heading_that_says_no() -> None:
+    line = (
+        "Consumable parts, such as filter cartridges, rubber pole feet, stove O-rings, laces and "
+        "batteries after their 1-year warranty."
+    )
+    asked = "is there a warranty on the stove?"
+    assert plain_answer(asked, line) == "yes"
+    assert plain_answer(asked, line, heading="What the warranty does not cover") is None
