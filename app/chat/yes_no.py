@@ -14,7 +14,9 @@ dropped), so the composed answer opens with it, by template, when the line gives
   altimeter?"), and not only in the name of another product the line names: yes.
 
 Anything else (a condition, an "or" question, a question in parts, a word of the question the
-line does not hold: "goose down" against "duck down") states neither: the lines speak alone.
+line does not hold: "goose down" against "duck down") states neither: the lines speak alone. Nor
+is a yes said against a line the shopper was shown the turn before that says no to what is asked
+again, nor from a line under a heading that says no ("What the warranty does not cover").
 """
 
 from __future__ import annotations
@@ -96,7 +98,7 @@ def plain_answer(
         return None
     if not _NEGATION.search(line):
         held = stems(line) - (stems(other or "") - stems(product or ""))
-        said_no = _says_no(asked, before) or _NEGATION.search(heading)
+        said_no = _says_no(asked, before) or bool(_NEGATION.search(heading))
         return "yes" if asked <= held and not said_no else None
     return "no" if _says_no(asked, line) else None
 
