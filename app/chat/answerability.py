@@ -23,7 +23,9 @@ mentions. The chosen evidence is judged against the question's specifics instead
   names alike: the men's and the women's), or in a policy or FAQ page of the turn (which may
   answer it);
 - a question that asks what something costs must be shown a line that states an amount, or
-  that it is free ("Pegs: 12 aluminium Y-pegs." does not say what replacement pegs cost);
+  that it is free ("Pegs: 12 aluminium Y-pegs." does not say what replacement pegs cost); one
+  that asks how long something takes or lasts, a line that states a time ("how long does it
+  take to inflate?" is not answered by "Inflate with the pump sack");
 - a question that points back at what was talked about and names no product ("is it true to
   size?" after a size table's row) is not answered by a line about products the conversation
   never named ("The Scafell Mid and Ben Nevis boots fit true to size"): partial;
@@ -32,10 +34,14 @@ mentions. The chosen evidence is judged against the question's specifics instead
   the section whose heading it names, `app.chat.help_pages`), the evidence must hold the
   question's own words (besides the product name and chat shorthand the pages never use; a
   misspelt word as the pages spell it; a follow-up's read with the question it goes on from,
-  when that holds more of them), weighed by how rare each is in the shop's pages: "Can I hire
-  a tent?" is not answered by a line about pitching a tent, which holds "tent" but not the
-  telling "hire". Evidence that holds too little of them is *partial*: the shopper is shown
-  the closest lines as such, and offered a person.
+  when that holds more of them and the question's own words are not all new to the lines: "is
+  it noisy?" after the R-value asks something new), weighed by how rare each is in the shop's
+  pages, not counting the names of the products asked about (or of those the question names
+  alike: "the cairngorm down jacket", the 650 and the 800) nor the kind of product something
+  is asked of ("are your boots vegan?"): "Can I hire a tent?" is not answered by a line about
+  pitching a tent, which holds "tent" but not the telling "hire". Evidence that holds too
+  little of them is *partial*: the shopper is shown the closest lines as such, and offered a
+  person.
 
 What the shopper tells of themselves ("I'm at uni in Sheffield.") is not judged as asked
 (`app.chat.asking`).
@@ -43,6 +49,7 @@ What the shopper tells of themselves ("I'm at uni in Sheffield.") is not judged 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -221,6 +228,8 @@ def judge(
         return Verdict(True, partial=True)  # "is it true to size?": the boots' "fit true to size"
     if asks_price(question) and not any(_MONEY.search(e.text) for e in selection.shown):
         return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
+    if asks_time(asking) and not any(_TIME.search(e.text) for e in selection.shown):
+        return Verdict(True, partial=True)  # "how long does it take to inflate?": its care line
     if loose:  # "do you ship to Iceland?": the pages' rest-of-the-world lines, as the closest
         return Verdict(True, partial=True, missing=loose[0])
     if selection.answers_as_given:  # an FAQ asked in other words, a table, a named section
@@ -232,14 +241,18 @@ def judge(
         near = frozenset(w for w in near if stem(w) not in foreign)
     # the asking sentences, or the whole message: what the shopper tells may be what the lines
     # are about ("My parcel says delivered but it isn't here. What do I do?"); the name of what
-    # is asked about is no word asked of it ("is the torridon jacket made in the uk?")
-    titles = tuple(p.title for p in asked_of)
-    held = max(
-        coverage(q, selection, vocabulary, near=near, titles=titles) for q in {asking, question}
+    # is asked about is no word asked of it ("is the torridon jacket made in the uk?"), nor
+    # are the names of those it names alike ("the cairngorm down jacket": the 650 and the 800),
+    # nor the kind of product it asks something of ("are your boots vegan?")
+    several = catalog.titles_said(question) if catalog is not None and product is None else []
+    titles = (*(p.title for p in asked_of), *several)
+    covered = functools.partial(
+        coverage, selection=selection, vocabulary=vocabulary, near=near, titles=titles
     )
-    if held < min_coverage and earlier:
-        read_on = f"{earlier} {question}"
-        held = max(held, coverage(read_on, selection, vocabulary, near=near, titles=titles))
+    kinds = catalog.kind_names() if catalog is not None else frozenset()
+    held = max(covered(q, kinds=kinds) for q in {asking, question})
+    if 0 < held < min_coverage and earlier:  # none of its own: it asks something new
+        held = max(held, covered(f"{earlier} {question}"))  # the kind it went on about, too
     if held < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
@@ -291,6 +304,32 @@ _PRICE_ASKED = re.compile(
 _MONEY = re.compile(
     r"[£€$]|\b(?:GBP|EUR|USD|pence)\b|\bfree\b|\bno\s+(?:extra\s+)?(?:charge|cost|fee)\b"
     r"|\bat\s+no\s+(?:extra\s+)?cost\b|\bPrice\b",
+    re.I,
+)
+
+
+def asks_time(question: str) -> bool:
+    """Whether ``question`` asks how long something takes or lasts ("how long does it take to
+    inflate?", "how soon will it arrive?", "how many days do I have?"), not how long a thing
+    is ("how long is the mat?")."""
+    return bool(_TIME_ASKED.search(question))
+
+
+_TIME_ASKED = re.compile(
+    r"\bhow\s+long\s+(?:does|do|did|will|would|should|can|until|till|til|before|have|has)\b"
+    r"|\bhow\s+(?:soon|quickly)\b|\bhow\s+many\s+(?:seconds|minutes|hours|days|nights|weeks"
+    r"|months|years)\b",
+    re.I,
+)
+# a stated time: "2–3 working days", "About 8 minutes", "4 h", "within 24 hours", "next working
+# day", "straight away", "two years"
+_TIME = re.compile(
+    r"(?:\b\d[\d.,]*(?:\s*[–-]\s*\d[\d.,]*)?\s*"
+    r"|\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|few|several)\s+)"
+    r"(?:working\s+|calendar\s+|full\s+)?"
+    r"(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?)\b"
+    r"|\b(?:same|next)\s+(?:working\s+)?day\b|\bovernight\b|\bstraight\s+away\b"
+    r"|\bimmediately\b|\binstantly\b|\bas\s+soon\s+as\b|\buntil\b|\bexpir",
     re.I,
 )
 
@@ -389,6 +428,7 @@ def coverage(
     *,
     near: frozenset[str] = frozenset(),
     titles: Sequence[str] = (),
+    kinds: frozenset[str] = frozenset(),
 ) -> float:
     """The share of the question's own words (not the name of the product the lines are
     about, nor of those in ``titles``: the products the turn asks about) that the chosen lines
@@ -403,7 +443,10 @@ def coverage(
         named.add("much")
     asked = _POINTING.sub(" ", asked)  # "the second one", "at the moment": no content asked
     named |= {stem(w) for w in _HOW.findall(asked)}  # "how many litres": a figure's framing
-    for word in dict.fromkeys(plain_words(asked)):
+    said = [w for w in dict.fromkeys(plain_words(asked)) if stem(w) not in named]
+    if any(stem(w) not in kinds for w in said):  # "are tents windproof?": asked of tents
+        named |= kinds
+    for word in said:
         own = vocabulary.spelled(word)
         if own in named or own in FRAMING or (len(word) < 4 and not vocabulary.knows(own)):
             continue  # the product's name; chat shorthand the pages never use ("u", "ffs", "mum")

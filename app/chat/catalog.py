@@ -180,6 +180,12 @@ class Catalog:
         named = named_titles(text, titles)
         return [self._by_title[t] for t in named] if cuts(named) else []
 
+    def titles_said(self, text: str) -> list[str]:
+        """Every title ``text`` names by its distinctive name words, one or several alike ("the
+        cairngorm down jacket": the Cairngorm 650 and the Cairngorm 800 Down Jacket)."""
+        said = set(tokens(text))
+        return named_titles(text, [t for word in said for t in self._titles_by_word.get(word, ())])
+
     def common_name(self, text: str) -> str:
         """The name the cuts ``text`` names alike share ("the scafell mid boots": "Scafell Mid
         Waterproof Walking Boot" of the men's and the women's); "" when it names no cuts."""

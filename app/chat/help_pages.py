@@ -138,12 +138,15 @@ class HelpPages:
         return it within 30 days")."""
         return self._opening.get(introduction)
 
-    def section_named(self, asked: frozenset[str]) -> str | None:
+    def section_named(self, question: str) -> str | None:
         """The id of the first passage of the one help page section whose own heading holds
-        every word ``asked`` (a question's stems) holds ("whats your email": "Email and contact
-        form"); None when none does, or more than one. Words that ask how long or how much
-        name no section ("How long do I have?" is not "How long we keep your information")."""
-        named = asked - _DURATION_WORDS - _PRICE_WORDS
+        every word ``question`` holds ("whats your email": "Email and contact form"); None when
+        none does, or more than one. Words that ask how long name no section ("How long do I
+        have?" is not "How long we keep your information"), nor do those that ask what
+        something costs; a price that is what is asked about is named ("do you have a price
+        promise?" is not "Our 30-day returns promise")."""
+        price = _PRICE_WORDS if asks_price(question) else frozenset()
+        named = asked_stems(question) - _DURATION_WORDS - price
         found = [
             p.id for p in self._sections if named and named <= stems(p.heading) - stems(p.title)
         ]

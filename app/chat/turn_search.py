@@ -147,7 +147,7 @@ class TurnSearch:
             if opening is not None:  # "how can I contact you?": not "This page lists every
                 answering, first = opening, [opening]  # way to reach us", its first section
             if not first and answering is None:  # "whats your email": "Email and contact form"
-                answering = facts.pages.section_named(asked)
+                answering = facts.pages.section_named(question)
             first = first or ([answering] if answering else [])
             if not first:  # "what time does live chat close on a saturday": its table's row
                 cell = facts.pages.cell_asked(asked)

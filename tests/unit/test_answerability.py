@@ -168,6 +168,10 @@ def test_a_follow_up_is_read_with_the_question_it_goes_on_from() -> None:
     # an earlier question the lines hold nothing of changes nothing
     other = judge(asked, selection, [FAQ], vocabulary, earlier="Do you sell tents?")
     assert other.partial
+    # nor does one they hold, for a question none of whose own words they hold: it asks
+    # something new ("is it noisy?" after "can I change my order?")
+    new = judge("is it noisy?", selection, [FAQ], vocabulary, earlier="Can I change my order?")
+    assert new.partial
 
 
 def test_a_name_the_shop_mentions_elsewhere_is_no_unknown() -> None:
@@ -215,9 +219,20 @@ def test_the_shoppers_order_number_is_no_word_the_lines_must_hold() -> None:
 
 def test_rare_words_weigh_more_than_common_ones() -> None:
     words = Vocabulary([h.passage for h in SHOP])
-    assert words.weight("hire") > words.weight("tent") > 0
-    selection = select_evidence("tent hire", (), [RETURNS], [0.0] * len(units([RETURNS])))
-    assert 0 < coverage("tent hire", selection, words) < 0.5
+    assert words.weight("hire") > words.weight("pitch") > 0
+    selection = select_evidence("pitched hire", (), [RETURNS], [0.0] * len(units([RETURNS])))
+    assert 0 < coverage("pitched hire", selection, words) < 0.5
+
+
+def test_a_kind_of_product_is_what_is_asked_about_not_what_is_asked() -> None:
+    """ "are tents windproof?": a line holding "tents" holds what is asked about, not what is
+    asked of it; a question of kinds alone ("tents and footprints?") asks them."""
+    words = Vocabulary([h.passage for h in SHOP])
+    kinds = Catalog(h.passage for h in SHOP).kind_names()
+    selection = select_evidence("tents", (), [RETURNS], [0.0] * len(units([RETURNS])))
+    assert coverage("are tents windproof?", selection, words) > 0
+    assert coverage("are tents windproof?", selection, words, kinds=kinds) == 0.0
+    assert coverage("tents?", selection, words, kinds=kinds) == 1.0
 
 
 def test_words_that_point_back_or_frame_the_asking_are_no_part_of_what_was_asked() -> None:
@@ -467,6 +482,18 @@ def test_a_price_question_answered_by_a_line_without_an_amount_is_partial() -> N
     assert verdict("Is there a fee for Click & Collect?", [free])[2] is False
     match = hit("Prices", "We match the price of another UK retailer.", kind="policy")
     assert verdict("Will you price match another retailer?", [match])[2] is False
+
+
+def test_a_question_of_how_long_answered_by_a_line_without_a_time_is_partial() -> None:
+    care = hit("Airloft Mat", "Care: Inflate with the pump sack.\nWeight: 480 g", kind="policy")
+    found = verdict("How long does the Airloft mat take to inflate?", [care])
+    assert found == (True, None, True)
+    timed = hit("Airloft Mat", "Inflate with the pump sack in about 2 minutes.", kind="policy")
+    assert verdict("How long does the Airloft mat take to inflate?", [timed])[2] is False
+    refund = hit("Refunds", "Refunds reach your card within 5 working days.", kind="policy")
+    assert verdict("How soon will my refund reach my card?", [refund])[2] is False
+    mat = hit("Airloft Mat", "Inflates to 183 × 51 cm.", kind="policy")  # a length, not a time
+    assert verdict("How long is the Airloft mat when it inflates?", [mat])[2] is False
 
 
 SHOE = hit(
@@ -737,6 +764,19 @@ def test_the_name_of_the_product_asked_about_is_no_word_asked_of_it() -> None:
     selection = select_evidence(question, (), [RETURNS], [0.0] * len(units([RETURNS])))
     assert coverage(question, selection, words) > 0
     assert coverage(question, selection, words, titles=("Tents",)) == 0.0
+
+
+def test_the_names_of_products_named_alike_are_no_words_asked_of_them() -> None:
+    """ "is the cairngorm down jacket ethically sourced?" names the 650 and the 800: a line
+    holding "cairngorm" and "jacket" holds what is asked about, not what is asked of it."""
+    other = hit("Cairngorm 650 Down Jacket", "Price (GBP): 180\nSpecs: Fill: 650 duck down")
+    shop = [*SHOP, other]
+    catalog = Catalog(h.passage for h in shop)
+    question = "is the cairngorm down jacket ethically sourced?"
+    line = hit("Jackets", "Every Cairngorm jacket is sewn in Leeds.", kind="policy")
+    chosen = select_evidence(question, (), [line], [0.0] * len(units([line])))
+    vocabulary = Vocabulary([h.passage for h in [*shop, line]])
+    assert judge(question, chosen, [line], vocabulary, catalog=catalog).partial
 
 
 def test_it_asked_of_no_product_is_not_answered_by_a_line_about_one_never_named() -> None:
