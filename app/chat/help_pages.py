@@ -46,6 +46,9 @@ _DURATION = re.compile(
     r"|\bwhen\b[^?]*\b(?:arriv|expect)\w*|\b(?:delivery|shipping|dispatch)\s+(?:time|period)s?\b",
     re.IGNORECASE,
 )
+# what a way of reaching the shop is reached at, which names no section of its own ("your email
+# address", "your phone number")
+_HANDLES = frozenset(stem(w) for w in ("address", "addresses", "number", "details"))
 _DURATION_COLUMNS = frozenset(stem(w) for w in ("time", "period", "duration"))
 _PRICE_COLUMNS = frozenset(stem(w) for w in ("price", "cost", "charge", "fee"))
 # the words that ask for the column, not for what it is of ("how long", "take", "much")
@@ -140,13 +143,15 @@ class HelpPages:
 
     def section_named(self, question: str) -> str | None:
         """The id of the first passage of the one help page section whose own heading holds
-        every word ``question`` holds ("whats your email": "Email and contact form"); None when
-        none does, or more than one. Words that ask how long name no section ("How long do I
-        have?" is not "How long we keep your information"), nor do those that ask what
-        something costs; a price that is what is asked about is named ("do you have a price
-        promise?" is not "Our 30-day returns promise")."""
+        every word ``question`` holds ("whats your email", "your email address?": "Email and
+        contact form"); None when none does, or more than one. Words that ask how long name no
+        section ("How long do I have?" is not "How long we keep your information"), nor do those
+        that ask what something costs; a price that is what is asked about is named ("do you
+        have a price promise?" is not "Our 30-day returns promise")."""
         price = _PRICE_WORDS if asks_price(question) else frozenset()
         named = asked_stems(question) - _DURATION_WORDS - price
+        if named - _HANDLES:  # "your email address": the Email section
+            named -= _HANDLES
         found = [
             p.id for p in self._sections if named and named <= stems(p.heading) - stems(p.title)
         ]

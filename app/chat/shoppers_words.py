@@ -8,7 +8,8 @@ its tracking, "where is my order?" about how to track it ("my order number is �
 too), "Christmas Eve" about 24 December, "made in the UK?" and "where is it made?" about its
 manufacture (not the materials it is made of), "I'm not in" or "nobody's home" for a delivery
 about the carrier being unable to deliver, "carry-on" about cabin luggage, "pay monthly" or
-"buy now pay later" about splitting the payment; and "I want to check …", "help me see …" open
+"buy now pay later" about splitting the payment, "your postal address" or "your address"
+about the address the shop gives for post; and "I want to check …", "help me see …" open
 a request, asking nothing of the pages themselves.
 These are the words of retail customer service in general (not of one shop), so each is read
 as the pages' word only when the pages do not use it themselves, as an abbreviation is
@@ -50,6 +51,9 @@ _SAME: tuple[tuple[str, str], ...] = (
     (r"packages", "parcels"),
     (r"payment\s+(?:options|modalities|types)", "payment methods"),
     (r"eta", "delivery time"),
+    # the shop's own address is the one its pages give for post
+    (r"postal|mailing", "post"),
+    (r"(?:your|ur)\s+address", "your post address"),
     # paying over time, however a shopper puts it (its provider's name is the page's own)
     (
         r"pay(?:ing)?\s+(?:in|by)\s+(?:monthly\s+)?instal?lments|pay(?:ing)?\s+monthly|"

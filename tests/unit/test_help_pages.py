@@ -171,7 +171,9 @@ def test_a_question_naming_only_a_sections_heading_gives_that_section() -> None:
     pages = HelpPages(DELIVERY)
     assert pages.section_named("whats your email") == "Contact Us::0"
     assert pages.section_named("phone?") == "Contact Us::1"
-    assert pages.section_named("what is your email address?") is None
+    assert pages.section_named("what is your email address?") == "Contact Us::0"
+    assert pages.section_named("what's your phone number?") == "Contact Us::1"
+    assert pages.section_named("what is your email and phone number?") is None  # two sections
     assert pages.section_named("contact") is None  # the page's title, two sections
     kept = _section("Privacy", "Privacy › How long we keep your information", "6 years.", 0)
     asked = "How long do I have?"  # after a returns question: not this section

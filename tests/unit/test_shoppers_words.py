@@ -168,3 +168,12 @@ def test_paying_over_time_is_splitting_the_payment_unless_the_pages_say_it() -> 
     assert _read("can i pay monthly?") == f"can i {split}?"
     assert _read("do you do buy now pay later?") == f"do you do {split}?"
     assert _read("can i pay monthly?", {"pay monthly"}) == "can i pay monthly?"
+
+
+def test_the_shops_own_address_is_the_one_it_gives_for_post() -> None:
+    assert _read("what's your postal address?") == "what's your post address?"
+    assert _read("what's your address?") == "what's your post address?"
+    assert _read("whats ur mailing address") == "whats ur post address"
+    assert _read("can i change my address?") == "can i change my address?"
+    assert _read("what's your postal address?", {"postal"}) == "what's your postal address?"
+
