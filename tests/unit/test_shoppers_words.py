@@ -176,4 +176,3 @@ def test_the_shops_own_address_is_the_one_it_gives_for_post() -> None:
     assert _read("whats ur mailing address") == "whats ur post address"
     assert _read("can i change my address?") == "can i change my address?"
     assert _read("what's your postal address?", {"postal"}) == "what's your postal address?"
-
