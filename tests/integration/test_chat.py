@@ -1736,3 +1736,45 @@ def test_no_yes_from_a_line_the_warranty_does_not_cover(portal: BlockingPortal, 
     ask(portal, stack.chat, session, "is there a warranty on the sleeping bags?")
     stove, _ = ask(portal, stack.chat, session, "and on the stove?")
     assert not stove.answer.startswith("Yes"), stove.answer
+
+
+def test_what_the_pages_do_not_say_is_hedged_not_answered_by_a_line_near_it(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-fifth session's conversations, each answered unhedged by a line that
+    does not say what was asked: "how long does it take to inflate?" on the Airloft mat's page
+    (its care line: no time), "is it noisy?" after its R-value (the R-value line again, read
+    on from the question before), "are your boots vegan?" (a boot's description: "boots" was
+    the only word held) and "is the cairngorm down jacket ethically sourced down?" (the 650's
+    description: the name of the two Cairngorms was held)."""
+    inflate, _ = ask(
+        portal,
+        stack.chat,
+        new_session(),
+        "how long does it take to inflate?",
+        product="FH-MAT-8510",
+    )
+    assert inflate.declined is not None, inflate.answer
+    session = new_session()
+    ask(portal, stack.chat, session, "what's the r-value?", product="FH-MAT-8510")
+    noisy, _ = ask(portal, stack.chat, session, "is it noisy?", product="FH-MAT-8510")
+    assert noisy.declined is not None, noisy.answer
+    for question in (
+        "are your boots vegan?",
+        "is the cairngorm down jacket ethically sourced down?",
+    ):
+        hedged, _ = ask(portal, stack.chat, new_session(), question)
+        assert hedged.declined is not None, (question, hedged.answer)
+
+
+def test_the_shops_email_and_postal_address_are_its_contact_pages(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-fifth session's conversations: "what's your email address?" quoted
+    the password-reset FAQ ("enter your email address"), "what's your postal address?" the
+    line on changing a delivery address, "what's your address?" the PO Box section."""
+    email, _ = ask(portal, stack.chat, new_session(), "what's your email address?")
+    assert "help@fernhill-outfitters.example" in email.answer, email.answer
+    for question in ("what's your postal address?", "what's your address?"):
+        post, _ = ask(portal, stack.chat, new_session(), question)
+        assert "Kirkstall Valley Trade Park" in post.answer, (question, post.answer)
