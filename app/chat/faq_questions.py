@@ -17,13 +17,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from app.chat.answerability import names_in
-from app.chat.evidence import counts, stems
+from app.chat.evidence import asked_stems, counts, stems
 from app.index.passage import Passage
 from app.retrieval.line_vectors import LineVectors
 
 # A message this close to an FAQ's own question (cosine, the question's own vector) asks it
 # (chosen on the tuning parts: the shop's labelled questions and shoppers' everyday requests).
 PARAPHRASE_COSINE = 0.65
+# FAQ questions this much less near than the nearest are as near (the embedder's cosine does not
+# tell "how long" from "claim")
+NEAR_MARGIN = 0.05
+_FRAMING = stems("how long much many take takes time cost costs")
 
 
 def faq_questions(passages: Sequence[Passage]) -> list[Passage]:
@@ -57,7 +61,15 @@ async def paraphrased_faq(
         return None
     questions = await lines.vectors([p.title for p in faqs])
     cosines = questions @ vector
-    best = int(np.argmax(cosines))
+    top = float(np.max(cosines))
+    # of questions about as near, the one holding more of what the message asks, not of how it
+    # frames it: "how long does a warranty claim take?" is "How do I make a warranty claim?",
+    # not "How long is the warranty on my product?"
+    asked = asked_stems(message) - _FRAMING
+    best = max(
+        (i for i in range(len(faqs)) if cosines[i] >= top - NEAR_MARGIN),
+        key=lambda i: (len(asked & stems(faqs[i].title)), float(cosines[i])),
+    )
     title = faqs[best].title
     if float(cosines[best]) < threshold or _names(message) != _names(title):
         return None

@@ -1778,3 +1778,14 @@ def test_the_shops_email_and_postal_address_are_its_contact_pages(
     for question in ("what's your postal address?", "what's your address?"):
         post, _ = ask(portal, stack.chat, new_session(), question)
         assert "Kirkstall Valley Trade Park" in post.answer, (question, post.answer)
+
+
+def test_how_long_a_warranty_claim_takes_is_the_claims_faq(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-fifth session's conversations: "how long does a warranty claim
+    take?" was taken for the FAQ "How long is the warranty on my product?" (its own question a
+    little nearer than "How do I make a warranty claim?") and quoted the warranty periods."""
+    claim, _ = ask(portal, stack.chat, new_session(), "how long does a warranty claim take?")
+    assert "within 2 working days" in claim.answer, claim.answer
+    assert "backpacks and cookware 5 years" not in claim.answer, claim.answer

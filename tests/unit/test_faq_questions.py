@@ -55,6 +55,14 @@ def test_the_faq_whose_own_question_is_closest_within_the_threshold_is_the_one_a
     assert _found([0.6, 0.8], message="can I cancel my Zalando order?") is None
 
 
+def test_of_faqs_about_as_near_the_one_holding_what_is_asked_is_the_one_asked() -> None:
+    """ "how long does a warranty claim take?" is "How do I make a warranty claim?", though
+    "How long is the warranty on my product?" is a little nearer: its "how long" frames."""
+    assert _found([0.72, 0.69], message="cancel it") == CANCEL.passage.id
+    assert _found([0.72, 0.69], message="change it") == FAQ.passage.id  # both hold it: nearer
+    assert _found([0.78, 0.69], message="cancel it") == FAQ.passage.id  # not about as near
+
+
 def test_the_faq_asked_in_other_words_is_the_answer_and_holds_the_question() -> None:
     question = "help me cancelling purchase 3707955617"
     passages = [RETURNS, CANCEL]
