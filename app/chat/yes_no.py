@@ -11,7 +11,9 @@ dropped), so the composed answer opens with it, by template, when the line gives
 - a clause of the line holds every content word of the question and negates it ("… do not
   machine wash …"): no; or the whole line holds them with no negation, no condition and no
   exception anywhere ("Sensors: Barometric altimeter, …" for "does it have a barometric
-  altimeter?"), and not only in the name of another product the line names: yes.
+  altimeter?"), and not only in the name of another product the line names, nor in a name the
+  question does not write ("our Leeds Collection Point" for "can I collect from a post
+  office?"): yes.
 
 Anything else (a condition, an "or" question, a question in parts, a word of the question the
 line does not hold: "goose down" against "duck down") states neither: the lines speak alone. Nor
@@ -97,10 +99,21 @@ def plain_answer(
     if _CONDITION.search(line) or _day_left_out(question, line):
         return None
     if not _NEGATION.search(line):
-        held = stems(line) - (stems(other or "") - stems(product or ""))
+        held = stems(_unnamed(line, question)) - (stems(other or "") - stems(product or ""))
         said_no = _says_no(asked, before) or bool(_NEGATION.search(heading))
         return "yes" if asked <= held and not said_no else None
     return "no" if _says_no(asked, line) else None
+
+
+def _unnamed(line: str, question: str) -> str:
+    """``line`` without the names it gives that ``question`` does not write ("can I collect from
+    a post office?": the "Collection" of "our Leeds Collection Point" is no collecting)."""
+    asked = stems(question)
+    return _NAME.sub(lambda m: m.group(0) if stems(m.group(0)) <= asked else " ", line)
+
+
+# a name: capitalised words in a run ("Leeds Collection Point", "Post Office", "Click & Collect")
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:&\s+)?[A-Z][a-z]+)+\b")
 
 
 def _says_no(asked: frozenset[str], text: str) -> bool:

@@ -1789,3 +1789,11 @@ def test_how_long_a_warranty_claim_takes_is_the_claims_faq(
     claim, _ = ask(portal, stack.chat, new_session(), "how long does a warranty claim take?")
     assert "within 2 working days" in claim.answer, claim.answer
     assert "backpacks and cookware 5 years" not in claim.answer, claim.answer
+
+
+def test_no_yes_from_a_word_held_only_in_a_name(portal: BlockingPortal, stack: Any) -> None:
+    """Seen in the thirty-fifth session's conversations: "can i collect from a post office?"
+    opened "Yes." above the returns page's drop-off line ("… any Post Office …, or free drop-off
+    at our Leeds Collection Point"): its "collect" is only in the Collection Point's name."""
+    post, _ = ask(portal, stack.chat, new_session(), "can i collect from a post office?")
+    assert not post.answer.startswith("Yes"), post.answer

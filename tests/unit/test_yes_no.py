@@ -155,3 +155,13 @@ def test_no_yes_from_a_line_under_a_heading_that_says_no() -> None:
     asked = "is there a warranty on the stove?"
     assert plain_answer(asked, line) == "yes"
     assert plain_answer(asked, line, heading="What the warranty does not cover") is None
+
+
+def test_no_yes_from_words_held_only_in_a_name_the_question_does_not_write() -> None:
+    line = (
+        "Choose how to send it back: Royal Mail (any Post Office or Parcel Postbox), an Evri "
+        "ParcelShop, or free drop-off at our Leeds Collection Point."
+    )
+    assert plain_answer("can i collect from a post office?", line) is None
+    assert plain_answer("can i send it back from a post office?", line) == "yes"
+    assert plain_answer("can i pay with apple pay?", "- **Apple Pay** and **Google Pay**") == "yes"
