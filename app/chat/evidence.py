@@ -108,6 +108,13 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "accessory": ("compatibility",),
     "accessories": ("compatibility",),
 }
+# a colour asked is asked of the Colours line, whether or not it lists it ("does it come in
+# pink?"); not red or white, a light's colours ("Red light: 1 lumen")
+_FIELD_OF_WORD |= dict.fromkeys(
+    """black blue green yellow pink purple orange grey gray navy brown beige khaki olive teal
+    burgundy maroon""".split(),  # noqa: SIM905
+    "colour",
+)
 # a comparison asks the same field: "which is lighter?" its Weight, "brighter" its Output
 _FIELD_OF_WORD |= {
     form: _FIELD_OF_WORD[word]

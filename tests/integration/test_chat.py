@@ -1797,3 +1797,12 @@ def test_no_yes_from_a_word_held_only_in_a_name(portal: BlockingPortal, stack: A
     at our Leeds Collection Point"): its "collect" is only in the Collection Point's name."""
     post, _ = ask(portal, stack.chat, new_session(), "can i collect from a post office?")
     assert not post.answer.startswith("Yes"), post.answer
+
+
+def test_a_colour_the_product_does_not_come_in_is_answered_with_its_colours(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-fifth session's conversations: "does it come in pink?" on the Little
+    Fell jacket's page was hedged with its care line; its Colours line answers it."""
+    pink, _ = ask(portal, stack.chat, new_session(), "does it come in pink?", product="FH-KID-9810")
+    assert "Colours: Sunflower Yellow, Ocean Blue, Berry" in pink.answer, pink.answer

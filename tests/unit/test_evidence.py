@@ -68,6 +68,7 @@ def test_a_shoppers_word_for_a_field_finds_that_field() -> None:
         ("How much does the Beacon 400 headlamp cost?", "Price (GBP): 39"),
         ("What colors does the Beacon 400 come in?", "Colours: Black, Orange"),
         ("how much is the Beacon 400?", "Price (GBP): 39"),
+        ("does the Beacon 400 come in pink?", "Colours: Black, Orange"),  # a colour not listed
     ]:
         assert choose(question, [headlamp])[0] == line, question
 
