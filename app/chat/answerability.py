@@ -442,6 +442,7 @@ def coverage(
     if _MUCH.search(asked):  # "how much is it?", "how much does it weigh?": a figure's framing
         named.add("much")
     asked = _POINTING.sub(" ", asked)  # "the second one", "at the moment": no content asked
+    asked = _TAKING.sub(" ", asked)  # "can I take it on a plane?": the plane is asked
     named |= {stem(w) for w in _HOW.findall(asked)}  # "how many litres": a figure's framing
     said = [w for w in dict.fromkeys(plain_words(asked)) if stem(w) not in named]
     if any(stem(w) not in kinds for w in said):  # "are tents windproof?": asked of tents
@@ -475,6 +476,10 @@ _POINTING = re.compile(
     r"\b(?:first|second|third|last|other)\s+one\b|\bat\s+the\s+moment\b|\bright\s+now\b"
     r"|\bcurrently\b",
     re.I,
+)
+# taking or bringing the thing talked about somewhere, which is what is asked of it
+_TAKING = re.compile(
+    r"\b(?:take|bring)\s+(?=(?:it|them|this|these|that|those|the|my|a|an|your|our)\b)", re.I
 )
 # a run of digits no figure is written as: an order, invoice or account number
 _REFERENCE = re.compile(r"\d{5,}")

@@ -1744,9 +1744,10 @@ def test_what_the_pages_do_not_say_is_hedged_not_answered_by_a_line_near_it(
     """Seen in the thirty-fifth session's conversations, each answered unhedged by a line that
     does not say what was asked: "how long does it take to inflate?" on the Airloft mat's page
     (its care line: no time), "is it noisy?" after its R-value (the R-value line again, read
-    on from the question before), "are your boots vegan?" (a boot's description: "boots" was
-    the only word held) and "is the cairngorm down jacket ethically sourced down?" (the 650's
-    description: the name of the two Cairngorms was held)."""
+    on from the question before), "can i take it on a plane?" on the Ridgeline 65+10's page
+    (its line "… takes the Nightjar 500 …"), "are your boots vegan?" (a boot's description:
+    "boots" was the only word held) and "is the cairngorm down jacket ethically sourced down?"
+    (the 650's description: the name of the two Cairngorms was held)."""
     inflate, _ = ask(
         portal,
         stack.chat,
@@ -1759,6 +1760,10 @@ def test_what_the_pages_do_not_say_is_hedged_not_answered_by_a_line_near_it(
     ask(portal, stack.chat, session, "what's the r-value?", product="FH-MAT-8510")
     noisy, _ = ask(portal, stack.chat, session, "is it noisy?", product="FH-MAT-8510")
     assert noisy.declined is not None, noisy.answer
+    plane, _ = ask(
+        portal, stack.chat, new_session(), "can i take it on a plane?", product="FH-BPK-6065"
+    )
+    assert plane.declined is not None, plane.answer  # not "takes the Nightjar 500"
     for question in (
         "are your boots vegan?",
         "is the cairngorm down jacket ethically sourced down?",

@@ -224,6 +224,15 @@ def test_rare_words_weigh_more_than_common_ones() -> None:
     assert 0 < coverage("pitched hire", selection, words) < 0.5
 
 
+def test_taking_the_thing_somewhere_asks_of_the_place_not_of_taking() -> None:
+    """ "can I take it on a plane?" is not answered by "The bag takes a 3 L reservoir"."""
+    pack = hit("Ridgeline Pack", "The main compartment takes a 3 L reservoir.", kind="policy")
+    words = Vocabulary([h.passage for h in [*SHOP, pack]])
+    chosen = select_evidence("take", (), [pack], [0.0] * len(units([pack])))
+    assert coverage("can I take it on a plane?", chosen, words) == 0.0
+    assert coverage("how much does it take?", chosen, words) > 0  # what it takes is asked
+
+
 def test_a_kind_of_product_is_what_is_asked_about_not_what_is_asked() -> None:
     """ "are tents windproof?": a line holding "tents" holds what is asked about, not what is
     asked of it; a question of kinds alone ("tents and footprints?") asks them."""
