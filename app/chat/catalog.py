@@ -263,6 +263,11 @@ class Catalog:
         ("boots": the Ben Nevis Leather Mountain Boot, not the Beeswax Leather Boot Wax)."""
         return [record for record, said, last in self._kinds if words <= said and last & words]
 
+    def titled_with(self, words: frozenset[str]) -> list[Passage]:
+        """The first passage of each product whose title holds every one of ``words`` (word
+        stems), in the catalogue's order ("gas": the Gas Canisters)."""
+        return [record for record, said, _ in self._kinds if words <= said]
+
     def cut_for(self, cut: str) -> list[Passage]:
         """The first passage of each product cut for ``cut`` ("kids", "womens", as
         `cut_asked` gives it: the Little Fell Kids' Waterproof Jacket for "kids"), in the

@@ -332,6 +332,9 @@ class ChatService:
         if listed is not None and cut:  # "do you have anything for kids?"
             records = facts.catalog.cut_for(cut)
             listed = dataclasses.replace(listed, kind=f"products for {listed.kind}")
+        elif listed is not None and not records:  # "do you sell gas?": the Gas Canisters
+            records = facts.catalog.titled_with(listed.words)
+            listed = dataclasses.replace(listed, kind=f"{listed.kind} products")
         if listed is None or not records:
             return None
         scores = {hit.passage.id: hit.score for hit in retrieved}

@@ -1811,3 +1811,12 @@ def test_a_colour_the_product_does_not_come_in_is_answered_with_its_colours(
     Fell jacket's page was hedged with its care line; its Colours line answers it."""
     pink, _ = ask(portal, stack.chat, new_session(), "does it come in pink?", product="FH-KID-9810")
     assert "Colours: Sunflower Yellow, Ocean Blue, Berry" in pink.answer, pink.answer
+
+
+def test_a_word_of_products_names_lists_them(portal: BlockingPortal, stack: Any) -> None:
+    """Seen in the thirty-fifth session's conversations: "do you sell gas?" was turned away
+    under the relevance floor, though three Gas Canisters are in the catalogue (no title ends
+    in "gas", so no kind of product is called that)."""
+    gas, _ = ask(portal, stack.chat, new_session(), "do you sell gas?")
+    assert gas.answer.startswith("Yes, we sell 3 gas products"), gas.answer
+    assert "Fernhill 230 g Gas Canister" in gas.answer, gas.answer

@@ -83,6 +83,14 @@ def test_a_kind_is_the_products_whose_titles_end_in_it(catalog: Catalog) -> None
     assert titles("do u stock salomon trail shoes?") == []
 
 
+def test_a_word_no_title_ends_in_is_the_products_whose_titles_hold_it(catalog: Catalog) -> None:
+    """ "do you sell leather?": no product is a leather, two are leather ones."""
+    listed = asks_for_list("do you sell leather?")
+    assert listed is not None and catalog.of_kind(listed.words) == []
+    assert [p.title for p in catalog.titled_with(listed.words)] == ["Beeswax Leather Boot Wax"]
+    assert catalog.titled_with(frozenset({"salom"})) == []
+
+
 @pytest.mark.parametrize(
     ("question", "place"),
     [
