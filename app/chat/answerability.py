@@ -26,6 +26,9 @@ mentions. The chosen evidence is judged against the question's specifics instead
   that it is free ("Pegs: 12 aluminium Y-pegs." does not say what replacement pegs cost); one
   that asks how long something takes or lasts, a line that states a time ("how long does it
   take to inflate?" is not answered by "Inflate with the pump sack");
+- a question that names a help page's topic ("return", "warranty") must be shown lines that
+  hold it, or lines of a page whose title does ("can i return it from canada?" after delivery
+  there is not answered by the Delivery page's lines on Canada);
 - a question that points back at what was talked about and names no product ("is it true to
   size?" after a size table's row) is not answered by a line about products the conversation
   never named ("The Scafell Mid and Ben Nevis boots fit true to size"): partial;
@@ -134,6 +137,7 @@ def judge(
     near: frozenset[str] = frozenset(),
     earlier: str = "",
     said: str = "",
+    topics: frozenset[str] = frozenset(),
 ) -> Verdict:
     """Whether ``selection`` (chosen from ``passages``) answers ``question`` as asked;
     ``product`` is the product the turn is about, when one is known; ``near``: the question's
@@ -230,6 +234,8 @@ def judge(
         return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
     if asks_time(asking) and not any(_TIME.search(e.text) for e in selection.shown):
         return Verdict(True, partial=True)  # "how long does it take to inflate?": its care line
+    if _other_topic(asking, selection, passages, topics):
+        return Verdict(True, partial=True)  # "can i return it from canada?": delivery lines
     if loose:  # "do you ship to Iceland?": the pages' rest-of-the-world lines, as the closest
         return Verdict(True, partial=True, missing=loose[0])
     if selection.answers_as_given:  # an FAQ asked in other words, a table, a named section
@@ -256,6 +262,35 @@ def judge(
     if held < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
+
+
+def _other_topic(
+    asking: str, selection: Selection, passages: Sequence[ScoredPassage], topics: frozenset[str]
+) -> bool:
+    """Whether ``asking`` names a help page's topic (``topics``: the words of the help pages'
+    titles: "returns", "warranty") that no line shown holds, nor the title of any page they come
+    from: the lines are another page's ("can i return it from canada?" after delivery there:
+    the Delivery page's lines on Canada). Words are matched by their first six letters
+    ("returning", "returns"), which tell "complaint" from "completely"."""
+    named = {w[:_TOPIC] for w in plain_words(asking) if len(w) >= _TOPIC} & {
+        t[:_TOPIC] for t in topics if len(t) >= _TOPIC
+    }
+    named -= _NO_TOPIC
+    if not named or not selection.shown:
+        return False
+    texts = [f"{passages[e.number - 1].passage.title} {e.text}" for e in selection.shown]
+    held = {w[:_TOPIC] for t in texts for w in plain_words(t)}
+    return not named & held
+
+
+_TOPIC = 6
+# the words of help pages' titles that name no topic of their own, or that a question uses of
+# something else ("delivered to Jersey", "change my mind")
+_NO_TOPIC = frozenset(
+    w[:_TOPIC]
+    for w in """information fernhill outfitters orders method methods notice delivery delivered
+    changing contact""".split()  # noqa: SIM905
+)
 
 
 def _other_case(

@@ -33,6 +33,7 @@ from app.chat.evidence import (
     figures_of,
     in_range,
     models_row,
+    plain_words,
     stem,
     stems,
     table_cells,
@@ -128,6 +129,10 @@ class HelpPages:
         self.faqs = faq_questions(passages)  # each FAQ's first passage: its question its title
         # the stems of the help pages' titles: the topics they are on ("return", "refund")
         self.topics = frozenset().union(*(stems(p.title) for p in self._introductions))
+        # their titles' words, lower case ("returns", "warranty")
+        self.topic_words = frozenset(
+            w for p in self._introductions for w in plain_words(p.title.lower())
+        )
 
     def introducing(self, asked: frozenset[str]) -> list[str]:
         """The id of the introduction of the one help page whose topic ``asked`` (a question's

@@ -466,6 +466,7 @@ class ChatService:
             min_coverage=self._options.min_coverage,
             earlier=turns[-1].question if turns else "",
             said=outcome.question,
+            topics=facts.pages.topic_words,
         )
         verdict = verdict_of()
         if verdict.partial:  # the lines may hold the question's words in other words

@@ -1820,3 +1820,15 @@ def test_a_word_of_products_names_lists_them(portal: BlockingPortal, stack: Any)
     gas, _ = ask(portal, stack.chat, new_session(), "do you sell gas?")
     assert gas.answer.startswith("Yes, we sell 3 gas products"), gas.answer
     assert "Fernhill 230 g Gas Canister" in gas.answer, gas.answer
+
+
+def test_a_follow_up_asking_another_pages_topic_is_not_answered_by_the_last_ones_lines(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-fifth session's conversations: "can i return it from canada?" after
+    "do you ship to canada?" was answered, unhedged, with the Delivery page's rest-of-the-world
+    lines again (they hold "Canada", not returns)."""
+    session = new_session()
+    ask(portal, stack.chat, session, "do you ship to canada?")
+    back, _ = ask(portal, stack.chat, session, "can i return it from canada?")
+    assert back.declined is not None or "return" in back.answer.lower(), back.answer

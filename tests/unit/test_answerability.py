@@ -800,3 +800,20 @@ def test_it_asked_of_no_product_is_not_answered_by_a_line_about_one_never_named(
     # the conversation named it: the line may be about it
     named = "how big is the stormhollow 2 tent?"
     assert not judge(asked, chosen, [guide], vocabulary, catalog=catalog, earlier=named).partial
+
+
+def test_a_help_topic_asked_of_another_pages_lines_is_partial() -> None:
+    """ "can i return it from canada?" is not answered by the Delivery page's line on Canada:
+    it asks the returns page's topic, which neither the line nor its page's title holds."""
+    canada = hit("Delivery Information", "We deliver to Canada by DHL Express.", kind="policy")
+    vocabulary = Vocabulary([h.passage for h in [*SHOP, canada]])
+    topics = frozenset({"returns", "refunds", "delivery", "information", "warranty"})
+
+    def partial(question: str, line: ScoredPassage) -> bool:
+        chosen = select_evidence(question, (), [line], [0.0] * len(units([line])))
+        return judge(question, chosen, [line], vocabulary, topics=topics).partial
+
+    assert partial("can i return it from canada?", canada)
+    assert not partial("do you deliver to canada?", canada)
+    assert not partial("can i return unused items?", RETURNS)  # the page's title holds it
+    assert not partial("is delivery to canada completely free?", canada)  # no "complaint"
