@@ -1807,9 +1807,12 @@ def test_no_yes_from_a_word_held_only_in_a_name(portal: BlockingPortal, stack: A
 def test_a_colour_the_product_does_not_come_in_is_answered_with_its_colours(
     portal: BlockingPortal, stack: Any
 ) -> None:
-    """Seen in the thirty-fifth session's conversations: "does it come in pink?" on the Little
-    Fell jacket's page was hedged with its care line; its Colours line answers it."""
-    pink, _ = ask(portal, stack.chat, new_session(), "does it come in pink?", product="FH-KID-9810")
+    """Seen in the thirty-fifth session's conversations: "does it come in pink?" after "is it
+    machine washable?" on the Little Fell jacket's page was hedged with its care line again;
+    its Colours line answers it."""
+    session = new_session()
+    ask(portal, stack.chat, session, "is it machine washable?", product="FH-KID-9810")
+    pink, _ = ask(portal, stack.chat, session, "does it come in pink?", product="FH-KID-9810")
     assert "Colours: Sunflower Yellow, Ocean Blue, Berry" in pink.answer, pink.answer
 
 
