@@ -258,7 +258,9 @@ def judge(
     kinds = catalog.kind_names() if catalog is not None else frozenset()
     held = max(covered(q, kinds=kinds) for q in {asking, question})
     if 0 < held < min_coverage and earlier:  # none of its own: it asks something new
-        held = max(held, covered(f"{earlier} {question}"))  # the kind it went on about, too
+        # read on, a kind of product counts: the one the conversation is on ("how many litres
+        # will it last?" after the filter bottle's cartridge)
+        held = max(held, covered(f"{earlier} {question}"))
     if held < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
@@ -466,9 +468,10 @@ def coverage(
     kinds: frozenset[str] = frozenset(),
 ) -> float:
     """The share of the question's own words (not the name of the product the lines are
-    about, nor of those in ``titles``: the products the turn asks about) that the chosen lines
-    hold, by spelling or, for the words in ``near``, by meaning, each weighed by its rarity in
-    the shop's pages; 1.0 when it has none."""
+    about, nor of those in ``titles``: the products the turn asks about; nor the ``kinds`` of
+    product, word stems, when it asks something else of them: "are tents windproof?") that the
+    chosen lines hold, by spelling or, for the words in ``near``, by meaning, each weighed by
+    its rarity in the shop's pages; 1.0 when it has none."""
     named = set(_named(selection.product or "")).union(*(_named(t) for t in titles))
     total = held = 0.0
     asked = PRODUCT_CODE.sub(" ", question)
