@@ -175,16 +175,17 @@ class Catalog:
     def cuts_named(self, text: str) -> list[Product]:
         """The cuts of one product ``text`` names alike ("the Scafell Mid boots": the men's and
         the women's), when it names no one product; [] otherwise."""
-        said = set(tokens(text))
-        titles = [t for word in said for t in self._titles_by_word.get(word, ())]
-        named = named_titles(text, titles)
+        named = self.titles_said(text)
         return [self._by_title[t] for t in named] if cuts(named) else []
 
     def titles_said(self, text: str) -> list[str]:
         """Every title ``text`` names by its distinctive name words, one or several alike ("the
         cairngorm down jacket": the Cairngorm 650 and the Cairngorm 800 Down Jacket)."""
-        said = set(tokens(text))
-        return named_titles(text, [t for word in said for t in self._titles_by_word.get(word, ())])
+        return named_titles(text, self._sharing(set(tokens(text))))
+
+    def _sharing(self, said: set[str]) -> list[str]:
+        """The titles holding one of the words ``said`` (a title once for each it holds)."""
+        return [t for word in said for t in self._titles_by_word.get(word, ())]
 
     def common_name(self, text: str) -> str:
         """The name the cuts ``text`` names alike share ("the scafell mid boots": "Scafell Mid
@@ -222,7 +223,7 @@ class Catalog:
         if len(coded) == 1:
             return coded.pop()
         said = set(tokens(text))
-        titles = [t for word in said for t in self._titles_by_word.get(word, ())]
+        titles = self._sharing(said)
         named = named_titles(text, titles)
         if named:
             return self._by_title[named[0]] if len(named) == 1 else None
@@ -246,7 +247,7 @@ class Catalog:
         to size": both cuts of the Scafell Mid and the Ben Nevis Leather Mountain Boot; not
         "Backpacks and pack rain covers", a kind of the Ridgeline Pack Rain Cover)."""
         said = set(tokens(text))
-        near = {t for word in said for t in self._titles_by_word.get(word, ())}
+        near = set(self._sharing(said))
         written = set(_CAPITALISED.findall(text))
         return frozenset(
             t for t in near if names(text, t) >= NAMED and written & self._capitalised[t]
