@@ -69,11 +69,13 @@ from app.chat.evidence import (
     Selection,
     asked_stems,
     asks_comparison,
+    elliptical,
     field_label,
     kind_stems,
     plain_words,
     stem,
     stems,
+    tells_which_one,
     units,
 )
 from app.chat.listing import asks_for_list
@@ -255,9 +257,17 @@ def judge(
     covered = functools.partial(
         coverage, selection=selection, vocabulary=vocabulary, near=near, titles=titles
     )
-    kinds = catalog.kind_names() if catalog is not None else frozenset()
+    # a kind of product is what is asked of only when no product is: with one, its own kind is
+    # in its name, and another kind is a part asked about ("when do I swap its cartridge?")
+    kinds = catalog.kind_names() if catalog is not None and not asked_of else frozenset()
     held = max(covered(q, kinds=kinds) for q in {asking, question})
-    if 0 < held < min_coverage and earlier:  # none of its own: it asks something new
+    # none of its own: it asks something new, unless it goes on from it ("and if I put it
+    # under the Airloft?" after the Foamlite's R-value) of a product it names or the same one
+    # ("what about the small one?" asks of another, unnamed)
+    goes_on = elliptical(question) and not (
+        tells_which_one(question) and catalog is not None and catalog.named(question) is None
+    )
+    if held < min_coverage and earlier and (held > 0 or goes_on):
         # read on, a kind of product counts: the one the conversation is on ("how many litres
         # will it last?" after the filter bottle's cartridge)
         held = max(held, covered(f"{earlier} {question}"))

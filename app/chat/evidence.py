@@ -503,6 +503,24 @@ def _evidence(
 # A follow-up that asks the last question again of something else: "and the 3?", "what about
 # the 45?"
 _ELLIPTICAL = re.compile(r"^\W*(?:and|or|what\s+about|how\s+about)\b", re.IGNORECASE)
+# words that tell which product of a line is meant, and ask nothing of it: "and the older
+# Trailrunner 4?", "what about the smaller one?"
+_WHICH_ONE = frozenset(
+    """old older oldest new newer newest latest previous big bigger biggest small smaller
+    smallest large larger largest cheap cheaper cheapest""".split()  # noqa: SIM905
+)
+
+
+def tells_which_one(question: str) -> bool:
+    """Whether ``question`` tells one product of a line from another by a word such as
+    "older", "smaller" or "cheapest" ("what about the small one?")."""
+    return bool(_WHICH_ONE & set(plain_words(question)))
+
+
+def elliptical(question: str) -> bool:
+    """Whether ``question`` goes on from the last one without a question's form of its own
+    ("and the 3?", "what about the women's?", "and if I put it under the Airloft?")."""
+    return bool(_ELLIPTICAL.match(question))
 
 
 _DESCRIPTION_STEM = "descr"  # the stem of "description"
@@ -597,12 +615,12 @@ def _asked_in(question: str, earlier: Sequence[str], product: str | None = None)
     the weight; "What is the R-value of the Foamlite Z?" → "and the airloft?": the R-value of
     ``product``, the one it names)."""
     asked = asked_stems(question)
-    # a model's number, a cut or the product's name is no word of its own: "and the 3?",
-    # "what about the women's?", "and the airloft?"
-    cut = {stem(w) for w in CUT_WORDS}
+    # a model's number, a cut, which one of a line or the product's name is no word of its
+    # own: "and the 3?", "what about the women's?", "and the older Trailrunner 4?"
+    cut = {stem(w) for w in CUT_WORDS | _WHICH_ONE}
     named = stems(product) if product else frozenset()
     own = {w for w in asked if not w.isdigit() and w not in cut and w not in named}
-    if earlier and _ELLIPTICAL.match(question) and not own:
+    if earlier and elliptical(question) and not own:
         return asked | asked_stems(earlier[0])
     return asked
 
@@ -974,10 +992,10 @@ def _asks(asked: frozenset[str], passage: Passage) -> float:
 
 
 # "How much is it?", "how much?" and "how much 2 fix it" ask for the price ("how much does it
-# weigh?" does not).
+# weigh?", "how much does the bottle hold?" and "lighter, and by how much?" do not).
 HOW_MUCH = re.compile(
-    r"\bhow\s+much(?:\s+(?:is|are|was|were|for|would|will|to|do|does|2)\b|\s*[?!.]*\s*$)"
-    r"(?!.*\bweigh)",
+    r"(?<!\bby\s)\bhow\s+much(?:\s+(?:is|are|was|were|for|would|will|to|do|does|2)\b"
+    r"|\s*[?!.]*\s*$)(?!.*\b(?:weigh|hold|carry|carries|fit|fits|pack|packs|last|lasts)\b)",
     re.I,
 )
 

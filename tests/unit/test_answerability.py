@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.chat.answerability import coverage, judge
+from app.chat.answerability import asks_price, coverage, judge
 from app.chat.catalog import Catalog
 from app.chat.compose import WITH_CLOSEST_LINES, decline
 from app.chat.evidence import (
@@ -491,6 +491,11 @@ def test_a_price_question_answered_by_a_line_without_an_amount_is_partial() -> N
     assert verdict("Is there a fee for Click & Collect?", [free])[2] is False
     match = hit("Prices", "We match the price of another UK retailer.", kind="policy")
     assert verdict("Will you price match another retailer?", [match])[2] is False
+    # how much a thing holds, or by how much one is lighter, asks no price
+    bottle = hit("ClearFlow 750 Filter Bottle", "Capacity: 750 ml\nWeight: 155 g")
+    assert verdict("How much does the ClearFlow 750 bottle hold?", [bottle])[2] is False
+    assert not asks_price("Which is lighter, the 800 or the 650, and by how much?")
+    assert asks_price("how much does it cost?") and asks_price("how much is it?")
 
 
 def test_a_question_of_how_long_answered_by_a_line_without_a_time_is_partial() -> None:

@@ -426,6 +426,21 @@ def test_a_follow_up_asking_nothing_in_its_own_words_asks_what_the_last_question
         "and on sleeping mats?", []
     )
     assert _asked_in("the 3?", earlier) == _asked_in("the 3?", [])  # no "and": not elliptical
+    # which one of a line is meant asks nothing of it: "older" is no word of its own
+    drop = ["What's the drop on the Trailrunner 5?"]
+    older = _asked_in("and the older Trailrunner 4?", drop, "Trailrunner 4 Trail Shoe")
+    assert older >= _asked_in(drop[0], [])
+
+
+def test_which_one_of_a_line_is_told_apart_from_what_is_asked() -> None:
+    from app.chat.evidence import elliptical, tells_which_one
+
+    assert tells_which_one("what about the small one?")
+    assert tells_which_one("and the older Trailrunner 4?")
+    assert not tells_which_one("and if I put it under the Airloft?")
+    assert elliptical("And if I put it under the Airloft?")
+    assert elliptical("what about the small one?")
+    assert not elliptical("is it noisy?")
 
 
 def test_a_web_pages_title_is_named_without_the_sites_name() -> None:
