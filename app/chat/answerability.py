@@ -493,6 +493,7 @@ def coverage(
     asked = _TAKING.sub(" ", asked)  # "can I take it on a plane?": the plane is asked
     named |= {stem(w) for w in _HOW.findall(asked)}  # "how many litres": a figure's framing
     said = [w for w in dict.fromkeys(plain_words(asked)) if stem(w) not in named]
+    figures = " ".join(e.text for e in selection.lines)
     if any(stem(w) not in kinds for w in said):  # "are tents windproof?": asked of tents
         named |= kinds
     for word in said:
@@ -506,10 +507,42 @@ def coverage(
         if (
             own in selection.held_words
             or set(FIELD_NAMES.get(word, ())) & selection.held_words
+            or _SHIPPED.get(own, "") in selection.held_words
             or word in near
+            or _figure_in(word, figures)
         ):
             held += weight
     return held / total if total else 1.0
+
+
+# shipping a thing is delivering it: "can you ship it to Canada?" is answered by "can only be
+# delivered to UK mainland" (word stems)
+_SHIPPED = {stem(w): stem("delivered") for w in ("ship", "ships", "shipped", "shipping")}
+
+
+def _figure_in(word: str, text: str) -> bool:
+    """Whether ``word`` is a unit ("litres", "grams", "hours") that ``text`` gives a figure in,
+    by its symbol or its name ("how many litres before it's worn out?": "Up to 1,500 L")."""
+    unit = next((u for u in _FIGURE_OF_UNIT if word.lower().startswith(u)), None)
+    return unit is not None and bool(_FIGURE_OF_UNIT[unit].search(text))
+
+
+# a unit's name, as a shopper writes it (its start), and a figure given in it
+_FIGURE_OF_UNIT = {
+    said: re.compile(rf"\d\s*(?:{symbols})(?![a-zA-Z])", re.I)
+    for said, symbols in (
+        ("litre", r"l|ml|litres?"),
+        ("liter", r"l|ml|litres?"),
+        ("gram", r"g|kg|grams?"),
+        ("kilo", r"kg|kilos?|kilograms?"),
+        ("hour", r"h|hrs?|hours?"),
+        ("minute", r"mins?|minutes?"),
+        ("metre", r"m|cm|mm|metres?"),
+        ("meter", r"m|cm|mm|metres?"),
+        ("lumen", r"lm|lumens?"),
+        ("watt", r"w|wh|watts?"),
+    )
+}
 
 
 _HOW = re.compile(r"\bhow\s+(many|often)\b", re.I)

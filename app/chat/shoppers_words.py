@@ -73,6 +73,10 @@ _SAME: tuple[tuple[str, str], ...] = (
         r"(?:(?:i|we)\s+)?miss(?:ed)?\s+(?:the|my|a)\s+(?:delivery|courier|driver)",
         "the carrier can't deliver",
     ),
+    # flying with it: what the pages say of air travel
+    (r"(?:aero|air)?planes?|flights?|flying", "air travel"),
+    # a jacket's vents under the arms are its pit zips
+    (r"(?:underarm|under-arm|armpit|arm\s+pit)\s+(?:vents?|zips?|zippers?)", "pit zips"),
     (r"bitcoins?|btc|ethereum|litecoin|dogecoin|crypto(?:s|currencies)?", "cryptocurrency"),
     # a currency the pages do not name is one other than theirs ("can I pay in euros?")
     (

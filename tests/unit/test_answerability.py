@@ -217,6 +217,19 @@ def test_the_shoppers_order_number_is_no_word_the_lines_must_hold() -> None:
     assert coverage("change order 1550", selection, words) < 1.0  # a figure may be asked
 
 
+def test_a_unit_asked_is_held_by_a_figure_in_it_and_shipping_by_delivering() -> None:
+    squeeze = hit("ClearFlow Squeeze", "Lifespan: Up to 1,500 L with backflushing.", kind="policy")
+    words = Vocabulary([h.passage for h in [*SHOP, squeeze]])
+    asked = "how many litres lifespan"
+    selection = select_evidence(asked, (), [squeeze], [0.0] * len(units([squeeze])))
+    assert coverage(asked, selection, words) == 1.0
+    assert coverage("how many grams lifespan", selection, words) < 1.0
+    bank = hit("Batteries", "Power banks can only be delivered to UK mainland.", kind="policy")
+    words = Vocabulary([h.passage for h in [*SHOP, bank]])
+    selection = select_evidence("ship power banks", (), [bank], [0.0] * len(units([bank])))
+    assert coverage("can you ship power banks?", selection, words) == 1.0
+
+
 def test_rare_words_weigh_more_than_common_ones() -> None:
     words = Vocabulary([h.passage for h in SHOP])
     assert words.weight("hire") > words.weight("pitch") > 0

@@ -23,6 +23,9 @@ def test_retail_words_are_read_as_the_pages_words() -> None:
     assert _read("do you sell head torches?") == "do you sell headlamps?"
     assert _read("do you sell gift vouchers?") == "do you sell gift cards?"
     assert _read("what is the return window?") == "what is the time limit for returns?"
+    assert _read("can I take it on a plane?") == "can I take it on a air travel?"
+    assert _read("does it have underarm vents?") == "does it have pit zips?"
+    assert _read("can I pitch the fly first?") == "can I pitch the fly first?"  # a tent's fly
 
 
 def test_a_word_the_pages_use_is_left_as_it_is() -> None:
