@@ -98,8 +98,19 @@ _LENGTH = re.compile(
 )
 _STATED_SIZE = re.compile(
     r"\((?:[^)]*?\b)?(?:size\s+)?"
-    r"(XXS|XS|S|M|L|XL|XXL|XXXL|Regular|Long|Short|(?:UK|EU|US)\s?\d{1,2}(?:\.5)?K?)\b"
+    r"(XXS|XS|S|M|L|XL|XXL|XXXL|\d{2}\s(?:Regular|Long|Short)|Regular|Long|Short"
+    r"|(?:UK|EU|US)\s?\d{1,2}(?:\.5)?K?)\b"
 )
+# a name that only says what kind of thing is meant: "those Campingaz-style cartridges"
+_IN_THE_STYLE = re.compile(r"\b[\w]+-(?:style|type|like)\b", re.I)
+# the way of paying a message asks about: "can i pay wiv clearpay", "paying by cheque"
+_PAID_WITH = re.compile(
+    r"\bpa(?:y|ying|id)\s+(?:with|wiv|by|using|via|through|thru)\s+(?:a\s+|an\s+|my\s+)?"
+    r"([a-z][a-z0-9]+)",
+    re.I,
+)
+# trousers by waist and leg: "a 36 long", "34 short", "32in regular"
+_WAIST_LEG = re.compile(r"\b(\d{2})\s*(?:in(?:ch)?\s*)?(regular|long|short)\b", re.I)
 # a child's shoe size: "in a 12K", "UK 10K"
 _KIDS_SIZE = re.compile(r"\b(?:UK\s?)?(\d{1,2}(?:\.5)?)K\b", re.IGNORECASE)
 _SIZES_FIELD = stems("Sizes")
@@ -202,6 +213,7 @@ def judge(
     # says where the thing asked about is to go ("I live in Iceland. Do you ship there?")
     asking = asking_part(question)
     plain = PRODUCT_CODE.sub(" ", question if told_places_matter(question) else asking)
+    plain = _IN_THE_STYLE.sub(" ", plain)  # "Campingaz-style cartridges": no Campingaz asked
     standard = unknown_standard(plain, everything, vocabulary)
     if standard:
         return Verdict(False, "unknown_name", missing=standard)
@@ -217,6 +229,9 @@ def judge(
     acronym = next((w for w in _ACRONYM.findall(plain.lower()) if w not in known), None)
     if acronym and acronym not in _CHAT_ACRONYMS:  # a name in lower case: "an nhs discount?"
         return Verdict(False, "unknown_name", missing=acronym.upper())
+    paid = next((w for w in _PAID_WITH.findall(plain) if not vocabulary.holds(w.lower())), None)
+    if paid:  # a way of paying in lower case that the pages never name: "pay with clearpay?"
+        return Verdict(False, "unknown_name", missing=paid)
     unheard = _unheard_kind(plain, known, vocabulary)
     if unheard:  # no other product's lines under it: "Stock: In stock" is not a salomon's
         return Verdict(False, "unknown_kind", missing=unheard)
@@ -493,7 +508,6 @@ def coverage(
     asked = _TAKING.sub(" ", asked)  # "can I take it on a plane?": the plane is asked
     named |= {stem(w) for w in _HOW.findall(asked)}  # "how many litres": a figure's framing
     said = [w for w in dict.fromkeys(plain_words(asked)) if stem(w) not in named]
-    figures = " ".join(e.text for e in selection.lines)
     if any(stem(w) not in kinds for w in said):  # "are tents windproof?": asked of tents
         named |= kinds
     for word in said:
@@ -509,7 +523,6 @@ def coverage(
             or set(FIELD_NAMES.get(word, ())) & selection.held_words
             or _SHIPPED.get(own, "") in selection.held_words
             or word in near
-            or _figure_in(word, figures)
         ):
             held += weight
     return held / total if total else 1.0
@@ -518,31 +531,6 @@ def coverage(
 # shipping a thing is delivering it: "can you ship it to Canada?" is answered by "can only be
 # delivered to UK mainland" (word stems)
 _SHIPPED = {stem(w): stem("delivered") for w in ("ship", "ships", "shipped", "shipping")}
-
-
-def _figure_in(word: str, text: str) -> bool:
-    """Whether ``word`` is a unit ("litres", "grams", "hours") that ``text`` gives a figure in,
-    by its symbol or its name ("how many litres before it's worn out?": "Up to 1,500 L")."""
-    unit = next((u for u in _FIGURE_OF_UNIT if word.lower().startswith(u)), None)
-    return unit is not None and bool(_FIGURE_OF_UNIT[unit].search(text))
-
-
-# a unit's name, as a shopper writes it (its start), and a figure given in it
-_FIGURE_OF_UNIT = {
-    said: re.compile(rf"\d\s*(?:{symbols})(?![a-zA-Z])", re.I)
-    for said, symbols in (
-        ("litre", r"l|ml|litres?"),
-        ("liter", r"l|ml|litres?"),
-        ("gram", r"g|kg|grams?"),
-        ("kilo", r"kg|kilos?|kilograms?"),
-        ("hour", r"h|hrs?|hours?"),
-        ("minute", r"mins?|minutes?"),
-        ("metre", r"m|cm|mm|metres?"),
-        ("meter", r"m|cm|mm|metres?"),
-        ("lumen", r"lm|lumens?"),
-        ("watt", r"w|wh|watts?"),
-    )
-}
 
 
 _HOW = re.compile(r"\bhow\s+(many|often)\b", re.I)
@@ -635,6 +623,8 @@ def _not_records(passages: Sequence[ScoredPassage]) -> frozenset[str]:
 def _asked_sizes(question: str) -> set[str]:
     found = {m.group(1).upper() for m in _LENGTH.finditer(question)}
     found |= {f"UK {m.group(1)}K" for m in _KIDS_SIZE.finditer(question)}
+    for waist, leg in _WAIST_LEG.findall(question):  # the waist is the size the record lists
+        found |= {waist, f"{waist} {leg.upper()}"}
     for match in _SIZE.finditer(question):
         sized, letter, system, number, bare = match.groups()
         if system:

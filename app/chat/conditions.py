@@ -148,11 +148,21 @@ _QUANTITY_OF = re.compile(
 )
 
 
+# a limit the line states in a unit ("for people up to 185 cm tall", "under 100 Wh"): a quantity
+# asked in it is for the shopper to hold against the limit, not another case ("I'm 192 cm tall")
+_LIMIT = re.compile(
+    r"\b(?:up\s+to|under|below|less\s+than|more\s+than|over|above|at\s+least|max(?:imum)?"
+    r"|min(?:imum)?)\s+(?:\d[\d,]*(?:\.\d+)?)\s?" + _UNIT,
+    re.I,
+)
+
+
 def _another_quantity(question: str, line: str, named: frozenset[str]) -> str | None:
     """A quantity the question sets as its condition ("with a 10w charger") when the line
     states the figure with another quantity of that unit ("with a 20 W USB-C charger") and not
     the asked one, or another quantity of the thing the line names after its own ("450 g gas
     canisters" against "a 230 g canister"); a number of the product's name is no condition."""
+    limited = {_unit(unit) for unit in _LIMIT.findall(line)}
     stated: dict[str, set[float]] = {}
     for number, unit in _QUANTITY.findall(line):
         stated.setdefault(_unit(unit), set()).add(_number(number))
@@ -161,7 +171,7 @@ def _another_quantity(question: str, line: str, named: frozenset[str]) -> str | 
         if number.replace(",", "") in named:
             continue
         found = stated.get(_unit(unit))
-        if found and _number(number) not in found:
+        if found and _number(number) not in found and _unit(unit) not in limited:
             return match.group(0)
     # a quantity of the thing the line's figure is stated with ("one of your 450 g gas
     # canisters": "About 60 minutes … with a 230 g canister")
@@ -174,8 +184,12 @@ def _another_quantity(question: str, line: str, named: frozenset[str]) -> str | 
     for match in _QUANTITY_OF.finditer(question):
         number, unit, after = match.groups()
         own = number.replace(",", "")
-        if {own, f"{own}{unit.lower()}"} & named or _number(number) in stated.get(_unit(unit), ()):
-            continue  # of the product's name ("the Langdale 2L jacket"), or the stated quantity
+        if (
+            {own, f"{own}{unit.lower()}"} & named
+            or _number(number) in stated.get(_unit(unit), ())
+            or _unit(unit) in limited
+        ):  # of the product's name ("the Langdale 2L jacket"), the stated quantity, or a limit
+            continue
         if any((_unit(unit), stem(w)) in things for w in _words(after) if _content(w)):
             return match.group(0).strip()
     return None

@@ -61,6 +61,13 @@ def test_a_condition_the_question_excludes() -> None:
     assert other_case("Can I return boots if they're not worn outdoors?", boots, SIBLINGS) is None
 
 
+def test_a_quantity_held_against_a_limit_the_line_states_is_no_other_case() -> None:
+    lengths = "Regular (for people up to 185 cm tall) and Long (up to 200 cm)."
+    assert other_case("I'm 192 cm tall, which length?", lengths, SIBLINGS) is None
+    burn = "Burn time: About 60 minutes with a 230 g canister"
+    assert other_case("how long on a 450 g canister?", burn, SIBLINGS) == "on a 450 g"
+
+
 def test_a_quantity_the_question_sets_against_another_the_line_states() -> None:
     line = "Recharge time: About 3.5 hours with a 20 W USB-C charger"
     assert other_case("how long to charge it with a 10w charger", line, SIBLINGS) == "with a 10w"
