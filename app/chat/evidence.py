@@ -56,6 +56,8 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "heavy": "weight",
     "light": "weight",
     "color": "colour",
+    "courier": "carrier",  # a delivery table's Carrier column
+    "couriers": "carrier",
     "colors": "colour",
     "made": "material",
     "wash": "care",

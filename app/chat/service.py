@@ -296,7 +296,10 @@ class ChatService:
             named = _last_named(turns, facts.vocabulary)
             asked = resolve_statement(resolve_bare(asked, named), named)
             # "do I pay customs?" after "do you ship to canada?": to Canada
-            asked = facts.vocabulary.places.carried(asked, named)
+            # (or after "do you ship to the usa?" and "which courier do you use for that?")
+            asked = facts.vocabulary.places.carried(
+                asked, _last_destined(turns, facts.vocabulary) or named
+            )
             # "do you ship to the usa?": to the rest of the world, which the pages list it in (a
             # product's own lines say where it may go: "the PowerCell to Canada?")
             asked = facts.vocabulary.places.with_catch_all(asked)
@@ -778,6 +781,17 @@ def _last_named(turns: list[Turn], vocabulary: Vocabulary) -> str:
     for turn in reversed(turns[-3:]):
         if not is_bare(turn.question):
             return read_question(turn.question, "", vocabulary)
+    return ""
+
+
+def _last_destined(turns: list[Turn], vocabulary: Vocabulary) -> str:
+    """The conversation's last question, of its last three, that asks about goods going to a
+    place the pages name, as its turn read it ("do you ship to the usa?" before "which courier
+    do you use for that?" and "how much does it cost?"); ""."""
+    for turn in reversed(turns[-3:]):
+        read = read_question(turn.question, "", vocabulary)
+        if vocabulary.places.destinations(read):
+            return read
     return ""
 
 

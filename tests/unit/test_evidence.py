@@ -1082,3 +1082,9 @@ def test_a_prefix_as_long_as_a_stem_keeps_more_of_the_word() -> None:
     assert stem("interest") == stem("interested") != stem("international")
     assert stem("underwear") != stem("understand")
     assert stem("filled") == stem("fill")
+
+
+def test_a_courier_asked_is_a_delivery_tables_carrier() -> None:
+    from app.chat.evidence import FIELD_NAMES
+
+    assert FIELD_NAMES["courier"] == (stem("carrier"),)
