@@ -280,7 +280,10 @@ def judge(
     # under the Airloft?" after the Foamlite's R-value) of a product it names or the same one
     # ("what about the small one?" asks of another, unnamed)
     goes_on = elliptical(question) and not (
-        tells_which_one(question) and catalog is not None and catalog.named(question) is None
+        tells_which_one(question)
+        and catalog is not None
+        and catalog.named(question) is None
+        and (product is None or catalog.sized_model(question, product) is not product)
     )
     if held < min_coverage and earlier and (held > 0 or goes_on):
         # read on, a kind of product counts: the one the conversation is on ("how many litres

@@ -54,6 +54,15 @@ logger = logging.getLogger(__name__)
 _NUMBERED = re.compile(r"\d")
 # A follow-up naming another model by its number alone: "and the 3?", "what about the 65+10 one?"
 _OTHER_MODEL = re.compile(r"\bthe\s+(\d[\w+.]*)(?:\s+(?:one|model|version))?\W*$", re.IGNORECASE)
+# A follow-up asking about the smallest or the biggest model of a line: "what about the small
+# one?", "and the bigger one?"
+_SIZED = re.compile(
+    r"\b(small|smaller|smallest|little|tiny|big|bigger|biggest|large|larger|largest)\s+"
+    r"(?:one|size|model|version)s?\b",
+    re.IGNORECASE,
+)
+_SMALL = frozenset(("small", "smaller", "smallest", "little", "tiny"))
+_LEADING_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # A question that points back at something named before: "how heavy is it?", "do they fit?"
 _POINTS_BACK = re.compile(r"\b(?:it|its|it's|this|these|those|they|them|their)\b", re.IGNORECASE)
 _DESCRIPTION = re.compile(r"^Description: ", re.MULTILINE)
@@ -400,6 +409,7 @@ class Catalog:
             if product is not None:
                 other = (
                     self.other_model(question, product)
+                    or self.sized_model(question, product)
                     or self.other_cut(question, product)
                     or self.part_of(question, product)
                 )
@@ -457,6 +467,31 @@ class Catalog:
         line, kind = own[models[0] - 1], set(own[models[0] + 1 :])
         sold = [t for t in self._titles_by_word.get(line, ()) if {number, *kind} <= set(tokens(t))]
         return self._by_title[sold[0]] if len(sold) == 1 else None
+
+    def sized_model(self, question: str, product: Product) -> Product | None:
+        """The smallest or the biggest model of ``product``'s line, told by the number of their
+        titles, that a short follow-up asks about ("How long does the 230 g canister last?" →
+        "what about the small one?": the Fernhill 100 g Gas Canister; it may be ``product``
+        itself); None when it asks no such thing or the line has one model."""
+        asked = _SIZED.search(question)
+        if asked is None or len(question.split()) > 8:
+            return None
+        own = tokens(product.title)
+        at = next((i for i, word in enumerate(own) if _NUMBERED.search(word)), None)
+        if at is None:
+            return None
+        line = [
+            (float(number.group()), p)
+            for title, p in self._by_title.items()
+            if len(words := tokens(title)) == len(own)
+            and words[:at] + words[at + 1 :] == own[:at] + own[at + 1 :]
+            and (number := _LEADING_NUMBER.match(words[at])) is not None
+        ]
+        if len(line) < 2:
+            return None
+        small = asked.group(1).lower() in _SMALL
+        _, picked = (min if small else max)(line, key=lambda pair: pair[0])
+        return picked
 
     def other_cut(self, question: str, product: Product) -> Product | None:
         """Another cut of ``product`` that a short follow-up asks about by whom it is cut for

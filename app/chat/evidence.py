@@ -513,6 +513,9 @@ _WHICH_ONE = frozenset(
 )
 
 
+_WHICH_ONE_SAID = re.compile(rf"\b(?:{'|'.join(sorted(_WHICH_ONE))})\b", re.IGNORECASE)
+
+
 def tells_which_one(question: str) -> bool:
     """Whether ``question`` tells one product of a line from another by a word such as
     "older", "smaller" or "cheapest" ("what about the small one?")."""
@@ -617,13 +620,15 @@ def _asked_in(question: str, earlier: Sequence[str], product: str | None = None)
     the weight; "What is the R-value of the Foamlite Z?" → "and the airloft?": the R-value of
     ``product``, the one it names)."""
     asked = asked_stems(question)
-    # a model's number, a cut, which one of a line or the product's name is no word of its
-    # own: "and the 3?", "what about the women's?", "and the older Trailrunner 4?"
-    cut = {stem(w) for w in CUT_WORDS | _WHICH_ONE}
+    # a model's number, a cut, which one of a line (nor the field it would name: "the bigger
+    # one" asks no size) or the product's name is no word of its own: "and the 3?", "what
+    # about the women's?", "and the older Trailrunner 4?"
+    cut = {stem(w) for w in CUT_WORDS}
     named = stems(product) if product else frozenset()
-    own = {w for w in asked if not w.isdigit() and w not in cut and w not in named}
+    which = asked_stems(_WHICH_ONE_SAID.sub(" ", question))
+    own = {w for w in which if not w.isdigit() and w not in cut and w not in named}
     if earlier and elliptical(question) and not own:
-        return asked | asked_stems(earlier[0])
+        return which | asked_stems(earlier[0])
     return asked
 
 

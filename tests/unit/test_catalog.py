@@ -131,6 +131,22 @@ def test_a_short_follow_up_naming_another_model_by_its_number_is_about_that_mode
         assert focus is not None and focus.product.title == "Stormhollow 3 Tent", other
 
 
+def test_a_follow_up_asking_for_the_small_or_the_big_one_is_about_that_model_of_the_line() -> None:
+    three = replace(TENT.passage, id="p-tent-3", document_id="d3", title="Stormhollow 3 Tent")
+    catalog = Catalog([TENT.passage, three, FOOTPRINT.passage])
+    focus = catalog.focus("what about the bigger one?", earlier=[TENT_DOC])
+    assert focus is not None and focus.product.title == "Stormhollow 3 Tent"
+    focus = catalog.focus("and the small one?", earlier=["d3"])
+    assert focus is not None and focus.product.title == "Stormhollow 2 Tent"
+    # already the biggest: itself; a line of one model: none
+    assert catalog.sized_model("and the bigger one?", catalog.titled("Stormhollow 3 Tent")) == (
+        catalog.titled("Stormhollow 3 Tent")
+    )
+    footprint = catalog.titled("Stormhollow 2 Footprint")
+    assert footprint is not None and catalog.sized_model("the bigger one?", footprint) is None
+    assert catalog.sized_model("is it big enough for two of us?", footprint) is None
+
+
 def test_a_follow_up_asking_by_kind_for_a_product_of_the_range_is_about_that_product(
     catalog: Catalog,
 ) -> None:

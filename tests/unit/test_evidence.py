@@ -430,6 +430,10 @@ def test_a_follow_up_asking_nothing_in_its_own_words_asks_what_the_last_question
     drop = ["What's the drop on the Trailrunner 5?"]
     older = _asked_in("and the older Trailrunner 4?", drop, "Trailrunner 4 Trail Shoe")
     assert older >= _asked_in(drop[0], [])
+    # "the bigger one" asks no size: the last question's price
+    price = ["how much is the stormhollow 2 tent?"]
+    bigger = _asked_in("what about the bigger one?", price, "Stormhollow 3 Tent")
+    assert stem("price") in bigger and stem("size") not in bigger
 
 
 def test_which_one_of_a_line_is_told_apart_from_what_is_asked() -> None:
