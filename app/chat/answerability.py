@@ -288,7 +288,11 @@ def judge(
     if held < min_coverage and earlier and (held > 0 or goes_on):
         # read on, a kind of product counts: the one the conversation is on ("how many litres
         # will it last?" after the filter bottle's cartridge)
-        held = max(held, covered(f"{earlier} {question}"))
+        # the product the question before named is no word asked either ("What's the R-value
+        # of the Foamlite Z?" → "and if I put it under the Airloft?")
+        before = catalog.named(earlier) if catalog is not None else None
+        again = (*titles, before.title) if before is not None else titles
+        held = max(held, covered(f"{earlier} {question}", titles=again))
     if held < min_coverage:
         return Verdict(True, partial=True)
     return Verdict(True)
