@@ -18,6 +18,7 @@ _FULL = {
     "dims": "dimensions",
     "xmas": "Christmas",
     "bday": "birthday",
+    "dofe": "Duke of Edinburgh",  # the award's expeditions, as UK shoppers write it
     "tmrw": "tomorrow",
     "tmr": "tomorrow",
     "wk": "week",

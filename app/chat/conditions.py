@@ -15,7 +15,8 @@ question and the line that gives the figure:
   of one part only ("(filter only)", "excluding") and the question asks with something added
   ("together with its pouch", "including");
 - **a negated condition**: the question excludes the condition the figure is stated for ("if
-  I'm only simmering, not on full power" against "on full power");
+  I'm only simmering, not on full power" against "on full power"), or asks it at a low setting
+  ("simmering on a low flame");
 - **another quantity**: the question sets another quantity of the unit the figure is stated
   with ("with a 10w charger" against "with a 20 W USB-C charger"), or names another quantity of
   the thing it is stated with ("one of your 450 g gas canisters" against "with a 230 g
@@ -83,8 +84,26 @@ def other_case(
         _another_alternative(question, line, siblings, named)
         or _another_scope(question, line)
         or _negated_condition(question, line)
+        or _another_setting(question, line)
         or _another_quantity(question, line, named)
     )
+
+
+# a figure stated at full power, and a question asking it at a low one: "About 60 minutes on full
+# power" is not how long a canister lasts "if I'm just simmering on a low flame"
+_FULL_POWER = re.compile(r"\b(?:on|at)\s+full\s+(?:power|heat|output)\b", re.I)
+_LOW_SETTING = re.compile(
+    r"\b(?:simmer\w*|(?:on|at)\s+(?:a\s+)?low(?:er)?(?:\s+(?:flame|heat|power|setting))?"
+    r"|low(?:er)?\s+(?:flame|heat|power|setting))\b",
+    re.I,
+)
+
+
+def _another_setting(question: str, line: str) -> str | None:
+    if not _FULL_POWER.search(line):
+        return None
+    low = _LOW_SETTING.search(question)
+    return low.group(0) if low else None
 
 
 def _words(text: str) -> list[str]:

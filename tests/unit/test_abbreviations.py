@@ -8,6 +8,9 @@ from app.chat.abbreviations import spelled_out
 def test_an_abbreviation_is_read_in_full_words() -> None:
     pages: set[str] = set()
     assert spelled_out("do u take amex", pages.__contains__) == "do you take American Express"
+    assert spelled_out("after a muddy DofE expedition", pages.__contains__) == (
+        "after a muddy Duke of Edinburgh expedition"
+    )
     assert spelled_out("whats ur phone number", pages.__contains__) == "whats your phone number"
     assert spelled_out("Max load w/ the lid?", pages.__contains__) == "maximum load with the lid?"
     assert spelled_out("comfort temp b4 xmas", pages.__contains__) == (

@@ -61,6 +61,13 @@ def test_a_condition_the_question_excludes() -> None:
     assert other_case("Can I return boots if they're not worn outdoors?", boots, SIBLINGS) is None
 
 
+def test_a_low_setting_asked_of_a_figure_stated_at_full_power() -> None:
+    burn = "Burn time: About 120 minutes on full power (Emberlite Canister Stove)"
+    asked = "how long would it last if I'm just simmering on a low flame?"
+    assert other_case(asked, burn, SIBLINGS) == "simmering"
+    assert other_case("how long does it last on full power?", burn, SIBLINGS) is None
+
+
 def test_a_quantity_held_against_a_limit_the_line_states_is_no_other_case() -> None:
     lengths = "Regular (for people up to 185 cm tall) and Long (up to 200 cm)."
     assert other_case("I'm 192 cm tall, which length?", lengths, SIBLINGS) is None
