@@ -1082,9 +1082,15 @@ _UNMARKED_CONTRACTION = frozenset(
     "whats hows wheres whens whos thats theres heres dont doesnt didnt cant couldnt wont "  # noqa: SIM905
     "wouldnt shouldnt isnt arent wasnt werent havent hasnt hadnt im ive youre theyre weve".split()
 )
-# Chat shorthand for function words ("whats ur delivery policy", "can u ship n gift wrap"), and
-# its "please", "thanks" and "lol": no content word.
-CHAT_SHORTHAND = frozenset("u ur r n pls plz thx ty lol omg tbh btw ffs".split())  # noqa: SIM905
+# Chat shorthand for function words ("whats ur delivery policy", "can u ship n gift wrap"), its
+# "please", "thanks" and "lol", and a greeting or filler that asks nothing ("hiya!! my mate
+# reckons …, wots the actual rating"): no content word.
+CHAT_SHORTHAND = frozenset(
+    """u ur r n pls plz thx ty lol omg tbh btw ffs lmao haha xx
+    wots wot wat shud shld wud cud sumthing summat aint
+    hiya heya hiii mate reckon reckons actually actual really literally basically
+    honestly""".split()  # noqa: SIM905
+)
 
 
 def plain_words(text: str) -> list[str]:

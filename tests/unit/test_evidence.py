@@ -1092,3 +1092,10 @@ def test_a_courier_asked_is_a_delivery_tables_carrier() -> None:
     from app.chat.evidence import FIELD_NAMES
 
     assert FIELD_NAMES["courier"] == (stem("carrier"),)
+
+
+def test_a_greeting_or_filler_in_chat_asks_nothing() -> None:
+    from app.chat.evidence import plain_words
+
+    said = "hiya!! my mate reckons it's well waterproof lol, wots the actual rating?? x"
+    assert plain_words(said) == ["well", "waterproof", "rating", "x"]
