@@ -1904,3 +1904,31 @@ def test_near_misses_on_size_and_payment_are_declined_and_near_hits_answered(
         "Can you ship the PowerCell 10000 power bank to me in Canada?",
     )  # fmt: skip
     assert canada.declined is None and "UK and EU addresses" in canada.answer, canada.answer
+
+
+def test_a_shoppers_chat_words_and_abbreviations_are_read_as_meant(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-sixth session's check questions: "DofE" was declined as a name the
+    pages never mention (the Fellsman's record says "Duke of Edinburgh expeditions"); a
+    message opening "hiya!! my mate reckons …" was hedged with the Torridon's own rating line;
+    "if I'm just simmering on a low flame" was answered with the burn time on full power."""
+    dofe, _ = ask(
+        portal, stack.chat, new_session(),
+        "Can I just chuck the Fellsman sleeping bag in the washing machine after a muddy DofE "
+        "expedition?",
+    )  # fmt: skip
+    assert dofe.declined is None and "Machine wash at 30°C" in dofe.answer, dofe.answer
+    chatty, _ = ask(
+        portal, stack.chat, new_session(),
+        "hiya!! my mate reckons the torridon jacket is well waterproof lol, wots the actual "
+        "rating on the mens one?? x",
+    )  # fmt: skip
+    assert chatty.declined is None and "20,000 mm" in chatty.answer, chatty.answer
+    session = new_session()
+    ask(portal, stack.chat, session, "How long does the 450 g canister last on full power?")
+    low, _ = ask(
+        portal, stack.chat, session,
+        "And how long would that one last if I'm just simmering on a low flame?",
+    )  # fmt: skip
+    assert low.declined == "other_case", low.answer
