@@ -102,7 +102,7 @@ _STATED_SIZE = re.compile(
     r"|(?:UK|EU|US)\s?\d{1,2}(?:\.5)?K?)\b"
 )
 # a name that only says what kind of thing is meant: "those Campingaz-style cartridges"
-_IN_THE_STYLE = re.compile(r"\b[\w]+-(?:style|type|like)\b", re.I)
+_IN_THE_STYLE = re.compile(r"\b\w+-(?:style|type|like)\b", re.I)
 # the way of paying a message asks about: "can i pay wiv clearpay", "paying by cheque"
 _PAID_WITH = re.compile(
     r"\bpa(?:y|ying|id)\s+(?:with|wiv|by|using|via|through|thru)\s+(?:a\s+|an\s+|my\s+)?"
@@ -535,8 +535,8 @@ def coverage(
     return held / total if total else 1.0
 
 
-# shipping a thing is delivering it: "can you ship it to Canada?" is answered by "can only be
-# delivered to UK mainland" (word stems)
+# shipping a thing is delivering it: "can you ship the PowerCell to Canada?" is answered by the
+# lines on where it can be sent and delivered (word stems)
 _SHIPPED = {stem(w): stem("delivered") for w in ("ship", "ships", "shipped", "shipping")}
 
 
