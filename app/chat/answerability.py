@@ -286,10 +286,10 @@ def judge(
         and (product is None or catalog.sized_model(question, product) is not product)
     )
     if held < min_coverage and earlier and (held > 0 or goes_on):
-        # read on, a kind of product counts: the one the conversation is on ("how many litres
-        # will it last?" after the filter bottle's cartridge)
-        # the product the question before named is no word asked either ("What's the R-value
-        # of the Foamlite Z?" → "and if I put it under the Airloft?")
+        # read on, a kind of product counts (the one the conversation is on: "how many litres
+        # will it last?" after the filter bottle's cartridge), but not the product the question
+        # before named ("What's the R-value of the Foamlite Z?" → "and if I put it under the
+        # Airloft?")
         before = catalog.named(earlier) if catalog is not None else None
         again = (*titles, before.title) if before is not None else titles
         held = max(held, covered(f"{earlier} {question}", titles=again))

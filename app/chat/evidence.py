@@ -519,7 +519,7 @@ _WHICH_ONE_SAID = re.compile(rf"\b(?:{'|'.join(sorted(_WHICH_ONE))})\b", re.IGNO
 def tells_which_one(question: str) -> bool:
     """Whether ``question`` tells one product of a line from another by a word such as
     "older", "smaller" or "cheapest" ("what about the small one?")."""
-    return bool(_WHICH_ONE & set(plain_words(question)))
+    return bool(_WHICH_ONE_SAID.search(question))
 
 
 def elliptical(question: str) -> bool:
