@@ -83,13 +83,29 @@ from app.chat.products import GENERIC, NAMED, PRODUCT_CODE, name_words, names
 from app.chat.vocabulary import Vocabulary
 from app.retrieval.published_index import ScoredPassage
 
-# "size XL", "in XXL", "UK 11", "EU 44", "size 10"; typed in lower case too ("size m", "uk 11",
-# "in xl"), but for one letter after "in" ("in s" is no size)
+# "size XL", "in XXL", "UK 11", "EU 44", "size 10", "an L", "what about a 16?"; typed in lower
+# case too ("size m", "uk 11", "in xl"), but for one letter after "in" or an article ("in s" is
+# no size)
 _SIZE = re.compile(
     r"\b(?:(?i:size)\s+(?i:(XXS|XS|S|M|L|XL|XXL|XXXL|\d{1,2}(?:\.5)?))\b"
     r"|in\s+(XXS|XS|S|M|L|XL|XXL|XXXL|\d{1,2}(?:\.5)?)\b"
+    r"|\b(?:an?|the)\s+(XXS|XS|S|M|L|XL|XXL|XXXL)\b(?!')"
+    r"|\b(?:an?|the)\s+(\d{1,2}(?:\.5)?)(?=\s*[?!.]|\s*$)"
     r"|(?i:(UK|EU|US))\s?(\d{1,2}(?:\.5)?)\b|(?i:(XXS|XS|XL|XXL|XXXL))\b)",
 )
+# a clothing size in words: "in a large", "more of a medium though", "the extra large?"
+_SIZE_WORD = re.compile(
+    r"\b(?:in|an?|the)\s+(?:size\s+)?(extra[\s-]large|extra[\s-]small|large|medium|small)"
+    r"(?=\s+(?:size|though|then)\b|\s*[?!.,]|\s*$)",
+    re.IGNORECASE,
+)
+_SIZE_WORDS = {
+    "extra large": "XL",
+    "extra small": "XS",
+    "large": "L",
+    "medium": "M",
+    "small": "S",
+}
 # "in the long size", "in Long?": a sleeping bag's or a mat's length
 _LENGTH = re.compile(
     r"\bin\s+(?:the\s+|a\s+)?(regular|long|short)"
@@ -212,7 +228,8 @@ def judge(
     # what the shopper tells of themselves is not asked ("I'm at uni in Sheffield."), unless it
     # says where the thing asked about is to go ("I live in Iceland. Do you ship there?")
     asking = asking_part(question)
-    plain = PRODUCT_CODE.sub(" ", question if told_places_matter(question) else asking)
+    told_apart = asking_part(question, clauses=True)  # "I'm at uni in Sheffield, do you …?"
+    plain = PRODUCT_CODE.sub(" ", question if told_places_matter(question) else told_apart)
     plain = _IN_THE_STYLE.sub(" ", plain)  # "Campingaz-style cartridges": no Campingaz asked
     standard = unknown_standard(plain, everything, vocabulary)
     if standard:
@@ -251,6 +268,8 @@ def judge(
         return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
     if asks_time(asking) and not any(_TIME.search(e.text) for e in selection.shown):
         return Verdict(True, partial=True)  # "how long does it take to inflate?": its care line
+    if asks_when(asking) and not any(_WHEN.search(e.text) for e in selection.shown):
+        return Verdict(True, partial=True)  # "when's it back in XS?": "out of stock in XS"
     if _other_topic(asking, selection, passages, topics):
         return Verdict(True, partial=True)  # "can i return it from canada?": delivery lines
     if loose:  # "do you ship to Iceland?": the pages' rest-of-the-world lines, as the closest
@@ -399,6 +418,29 @@ _TIME = re.compile(
     r"(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?)\b"
     r"|\b(?:same|next)\s+(?:working\s+)?day\b|\bovernight\b|\bstraight\s+away\b"
     r"|\bimmediately\b|\binstantly\b|\bas\s+soon\s+as\b|\buntil\b|\bexpir",
+    re.I,
+)
+
+
+def asks_when(question: str) -> bool:
+    """Whether ``question`` asks when something happens ("when's it back in stock?", "any idea
+    when that's coming back?"), not what happens when something does ("what if it breaks
+    when I'm away?")."""
+    return bool(_WHEN_ASKED.search(question))
+
+
+_WHEN_ASKED = re.compile(
+    r"(?:^|[.!?,]\s*|\b(?:idea|know|tell\s+me|sure|say)\s+)when(?:'s|\s+(?:is|are|will|would|"
+    r"does|do|did|can|should|that's|it's|they're|is|are))\b",
+    re.I,
+)
+# what tells when: a stated time, a day, a clock time, a month or a date, or the event it
+# happens on ("payment is taken when the item is dispatched", "once it's back with us")
+_WHEN = re.compile(
+    rf"{_TIME.pattern}|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?"
+    r"|january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|today|tomorrow|tonight)\b|\b\d{1,2}(?::\d{2}|\s?[ap]m)\b"
+    r"|\b(?:when|once|after|before|by|on\s+dispatch|if|unless|every|up\s+to)\b",
     re.I,
 )
 
@@ -630,10 +672,12 @@ def _not_records(passages: Sequence[ScoredPassage]) -> frozenset[str]:
 def _asked_sizes(question: str) -> set[str]:
     found = {m.group(1).upper() for m in _LENGTH.finditer(question)}
     found |= {f"UK {m.group(1)}K" for m in _KIDS_SIZE.finditer(question)}
+    found |= {_SIZE_WORDS[w.lower().replace("-", " ")] for w in _SIZE_WORD.findall(question)}
     for waist, leg in _WAIST_LEG.findall(question):  # the waist is the size the record lists
         found |= {waist, f"{waist} {leg.upper()}"}
     for match in _SIZE.finditer(question):
-        sized, letter, system, number, bare = match.groups()
+        sized, letter, lettered, numbered, system, number, bare = match.groups()
+        letter = letter or lettered or numbered
         if system:
             found.add(f"{system.upper()} {number}")
         else:

@@ -155,10 +155,14 @@ def _negated_condition(question: str, line: str) -> str | None:
 
 
 # a quantity the question sets as its condition: "with a 10w charger", "at 3,000 m", "on a 230g
-# canister"; the same unit in the line: "(20 W)", "with a 20 W USB-C charger"
+# canister", "off an old 10W phone plug"; the same unit in the line: "(20 W)", "with a 20 W
+# USB-C charger"
 _UNIT = r"(w|kw|g|kg|ml|l|litres?|mah|lm|lumens?|cm|mm|m|°c)\b"
 _SET_QUANTITY = re.compile(
-    r"\b(?:with|using|on|at|from)\s+(?:an?\s+|the\s+)?(\d[\d,]*(?:\.\d+)?)\s?" + _UNIT, re.I
+    r"\b(?:with|using|on|at|from|off|via)\s+(?:an?\s+|the\s+|my\s+)?"
+    r"(?:(?:old|new|little|standard|normal|about|around|roughly)\s+)?(\d[\d,]*(?:\.\d+)?)\s?"
+    + _UNIT,
+    re.I,
 )
 _QUANTITY = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s?" + _UNIT, re.I)
 # a quantity of a thing: "450 g gas canisters", "a 230 g canister", the two words after it

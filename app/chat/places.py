@@ -93,7 +93,7 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
     **_each(
         """Norway, Switzerland, Iceland, Liechtenstein, Serbia, Albania, Ukraine, Turkey,
         Bosnia, Montenegro, North Macedonia, Moldova, Armenia, USA, United States,
-        America, Canada, Mexico, Brazil, Argentina, Chile, Peru, Colombia, Australia,
+        the States, America, Canada, Mexico, Brazil, Argentina, Chile, Peru, Colombia, Australia,
         New Zealand, Japan, China, Hong Kong, Taiwan, South Korea, Korea, Singapore, Malaysia,
         Thailand, Vietnam, Indonesia, Philippines, India, Pakistan, Bangladesh, Sri Lanka,
         Nepal, Israel, Egypt, Morocco, Kenya, Nigeria, Ghana, South Africa,
@@ -115,7 +115,7 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
 _COUNTRY_OF: dict[str, str] = {
     city.strip(): country
     for country, cities in {
-        "USA": "New York, Los Angeles, San Francisco, Chicago, Boston, Seattle",
+        "USA": "New York, Los Angeles, San Francisco, Chicago, Boston, Seattle, the States",
         "Canada": "Toronto, Vancouver, Montreal",
         "Australia": "Sydney, Melbourne, Brisbane",
         "New Zealand": "Auckland, Wellington",
@@ -306,8 +306,8 @@ _CANONICAL = {name.lower(): name for name in _KNOWN}
 _ALSO_WORDS = frozenset(
     """bath wick mull cork hull derby stoke turkey china jersey sark kent wales durham lincoln
     york skye harris lewis america""".split()  # noqa: SIM905
-)
-_AFTER_WHERE = r"(?:(?<=\bto )|(?<=\bin ))"
+) | {"the states"}
+_AFTER_WHERE = r"(?:(?<=\bto )|(?<=\bin )|(?<=\b2 ))"  # "2": "to" in a text message
 
 
 def _written(place: str) -> str:

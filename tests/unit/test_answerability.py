@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.chat.answerability import asks_price, coverage, judge
+from app.chat.answerability import _asked_sizes, asks_price, asks_when, coverage, judge
 from app.chat.catalog import Catalog
 from app.chat.compose import WITH_CLOSEST_LINES, decline
 from app.chat.evidence import (
@@ -856,3 +856,35 @@ def test_a_help_topic_asked_of_another_pages_lines_is_partial() -> None:
     assert not partial("do you deliver to canada?", canada)
     assert not partial("can i return unused items?", RETURNS)  # the page's title holds it
     assert not partial("is delivery to canada completely free?", canada)  # no "complaint"
+
+
+def test_a_size_named_after_an_article_or_in_words_is_asked() -> None:
+    """Seen in the thirty-seventh session's new tuning questions: "how long's the leg on the L
+    then?" was answered with size M's inside leg."""
+    assert _asked_sizes("so how long's the leg on the L then?") == {"L"}
+    assert _asked_sizes("how much does it weigh in an XL?") == {"XL"}
+    assert _asked_sizes("I'm more of a large though") == {"L"}
+    assert _asked_sizes("what about a 16?") >= {"16"}
+    # a large thing, a setting or an age is no size
+    assert _asked_sizes("is it a large tent?") == set()
+    assert _asked_sizes("how long does it last on the medium setting?") == set()
+    assert _asked_sizes("my daughter is a 12 year old") == set()
+
+
+def test_when_something_happens_is_not_answered_by_lines_that_tell_no_time() -> None:
+    assert asks_when("When's the Cairngorm 800 coming back in XS?")
+    assert asks_when("any idea when that's coming back in?")
+    assert not asks_when("what if it breaks when I'm away?")
+    stock = hit(
+        "Cairngorm 800 Down Jacket",
+        "SKU: FH-JKT-1101\nStock: In stock in S, M, L; out of stock in XS",
+        doc="products/catalog.jsonl#FH-JKT-1101",
+    )
+    assert verdict("When's the Cairngorm 800 coming back in stock?", [stock]) == (
+        True,
+        None,
+        True,
+    )
+    # a line that tells when, by a time or by the event it happens on, answers
+    payment = hit("Payment Methods", "Pre-orders: payment is taken when the item is dispatched.")
+    assert verdict("When do you take payment for a pre-order?", [payment])[2] is False

@@ -36,3 +36,37 @@ def test_a_place_told_of_matters_when_the_question_is_about_getting_it_there() -
     assert told_places_matter("I live in Iceland. Do you ship there?")
     assert told_places_matter("I'm in Oslo. How much is delivery?")
     assert not told_places_matter("I'm at uni in Sheffield. Do you do a student discount?")
+
+
+@pytest.mark.parametrize(
+    ("message", "asking"),
+    [
+        # a clause that tells of the shopper before the question in the same sentence
+        (
+            "I'm a student at uni in Sheffield, do you do any discount for us?",
+            "do you do any discount for us?",
+        ),
+        (
+            "flying to Geneva next month - can the PowerCell go in my hold bag?",
+            "can the PowerCell go in my hold bag?",
+        ),
+        # a condition the question is asked under is asked
+        (
+            "If I pre-order something, do you take the money straight away?",
+            "If I pre-order something, do you take the money straight away?",
+        ),
+        # no question after it: the message as it is
+        ("I'm 190cm tall, which is long", "I'm 190cm tall, which is long"),
+    ],
+)
+def test_a_sentence_that_tells_before_it_asks_is_read_by_its_question(
+    message: str, asking: str
+) -> None:
+    assert asking_part(message, clauses=True) == asking
+    # by sentences alone, the sentence is one that asks
+    assert asking_part(message) == message
+
+
+def test_a_place_told_of_in_a_clause_matters_as_one_told_in_a_sentence() -> None:
+    assert told_places_matter("I live in Iceland, do you ship there?")
+    assert not told_places_matter("I'm at uni in Sheffield, do you do a student discount?")

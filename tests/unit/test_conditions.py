@@ -79,6 +79,11 @@ def test_a_quantity_the_question_sets_against_another_the_line_states() -> None:
     line = "Recharge time: About 3.5 hours with a 20 W USB-C charger"
     assert other_case("how long to charge it with a 10w charger", line, SIBLINGS) == "with a 10w"
     assert other_case("how long to charge it with a 20W charger?", line, SIBLINGS) is None
+    # set with the shopper's own words around it
+    assert (
+        other_case("how long to charge it off an old 10W phone plug?", line, SIBLINGS)
+        == "off an old 10W"
+    )
     # a quantity of another unit, or none stated, is no other case
     assert other_case("how long with a 230 g canister?", line, SIBLINGS) is None
     assert other_case("how long does it take to boil at 3,000 m?", line, SIBLINGS) is None

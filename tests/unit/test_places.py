@@ -35,6 +35,9 @@ def test_a_place_the_pages_cover_by_region_is_read_with_that_region() -> None:
 
 def test_a_city_is_read_with_its_country_when_the_pages_name_the_country() -> None:
     assert Places(SHIPPING).read("Do you deliver to Toronto?") == "Do you deliver to Canada?"
+    # "the States" as a shopper calls the USA, "2" as a text message's "to"
+    assert Places(SHIPPING).read("do u ship 2 the states?") == "do u ship 2 the USA?"
+    assert Places(SHIPPING).read("the page states it") == "the page states it"
 
 
 def test_a_place_the_pages_name_is_left_as_it_is() -> None:
