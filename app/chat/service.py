@@ -479,6 +479,8 @@ class ChatService:
         outcome.answer_policy = self._options.answer_policy
         lines = [e for e in selection.shown if not self._leaks.leaked(e.text)]
         if not verdict.answerable:
+            if about is not None:  # declined of it: the conversation stays on the product asked
+                outcome.product = about.document_id  # about, not the record its lines were of
             title = about.title if about is not None else facts.catalog.common_name(question)
             reason = verdict.reason or "no_match"
             self._decline_honestly(outcome, reason, product=title, missing=verdict.missing)

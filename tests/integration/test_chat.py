@@ -1932,3 +1932,48 @@ def test_a_shoppers_chat_words_and_abbreviations_are_read_as_meant(
         "And how long would that one last if I'm just simmering on a low flame?",
     )  # fmt: skip
     assert low.declined == "other_case", low.answer
+
+
+def test_a_declined_turn_leaves_the_conversation_on_the_product_asked_about(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-seventh session's new tuning questions: after "How grippy is the sole
+    on wet rock?" of the Stanage was declined (the best line was the Trailrunner 4's), "how
+    deep are the lugs on it?" quoted the Trailrunner 4's lug depth as the answer."""
+    session = new_session()
+    ask(portal, stack.chat, session, "Is the Stanage good for scrambling?")
+    ask(portal, stack.chat, session, "How grippy is the sole on wet rock?")
+    lugs, _ = ask(portal, stack.chat, session, "how deep are the lugs on it?")
+    assert "Lug depth: 4 mm" not in lugs.answer and lugs.declined is not None, lugs.answer
+
+
+def test_what_a_shopper_tells_before_a_question_and_sizes_in_words_are_read_as_meant(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-seventh session's new tuning questions: "I'm a student at uni in
+    Sheffield, do you do any discount for us?" and "flying to Geneva next month, can the
+    PowerCell power bank go in my hold bag?" were declined as naming a place the pages never
+    mention; "so how long's the leg on the L then?" was answered with size M's inside leg;
+    "When's the Cairngorm 800 coming back in XS?" with its stock line, and the PowerCell's
+    charging time "off an old 10W phone plug" with the time on a 20 W charger."""
+    student, _ = ask(
+        portal, stack.chat, new_session(),
+        "I'm a student at uni in Sheffield, do you do any discount for us?",
+    )  # fmt: skip
+    assert student.declined is None and "10% off" in student.answer, student.answer
+    flying, _ = ask(
+        portal, stack.chat, new_session(),
+        "flying to Geneva next month, can the PowerCell power bank go in my hold bag?",
+    )  # fmt: skip
+    assert flying.declined is None and "hand luggage only" in flying.answer, flying.answer
+    session = new_session()
+    ask(portal, stack.chat, session, "What's the inside leg on the Torridon overtrousers?")
+    leg, _ = ask(portal, stack.chat, session, "so how long's the leg on the L then?")
+    assert leg.declined == "other_size", leg.answer
+    back, _ = ask(portal, stack.chat, new_session(), "When's the Cairngorm 800 coming back in XS?")
+    assert back.declined == "partial", back.answer
+    plug, _ = ask(
+        portal, stack.chat, new_session(),
+        "How long does the PowerCell take to charge off an old 10W phone plug?",
+    )  # fmt: skip
+    assert plug.declined == "other_case", plug.answer
