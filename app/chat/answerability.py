@@ -431,7 +431,7 @@ def asks_when(question: str) -> bool:
 
 _WHEN_ASKED = re.compile(
     r"(?:^|[.!?,]\s*|\b(?:idea|know|tell\s+me|sure|say)\s+)when(?:'s|\s+(?:is|are|will|would|"
-    r"does|do|did|can|should|that's|it's|they're|is|are))\b",
+    r"does|do|did|can|should|that's|it's|they're))\b",
     re.I,
 )
 # what tells when: a stated time, a day, a clock time, a month or a date, or the event it
