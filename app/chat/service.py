@@ -293,13 +293,15 @@ class ChatService:
             asked = resolve_plural(asked, last, facts.vocabulary.holds_phrase)
             # "how much?" after "do you deliver to jersey?": asked of what that asked of
             # "I placed the order 2 hours ago" after "can I change my delivery address?"
-            named = _last_named(turns, facts.vocabulary)
+            recent = _recent_readings(turns, facts.vocabulary)
+            named = next((read for said, read in recent if not is_bare(said)), "")
             asked = resolve_statement(resolve_bare(asked, named), named)
-            # "do I pay customs?" after "do you ship to canada?": to Canada
-            # (or after "do you ship to the usa?" and "which courier do you use for that?")
-            asked = facts.vocabulary.places.carried(
-                asked, _last_destined(turns, facts.vocabulary) or named
-            )
+            # "do I pay customs?" after "do you ship to canada?": to Canada (or after "do you
+            # ship to the usa?" and "which courier do you use for that?": the last that asked
+            # about goods going to a place)
+            places = facts.vocabulary.places
+            destined = next((read for _, read in recent if places.destinations(read)), "")
+            asked = places.carried(asked, destined or named)
             # "do you ship to the usa?": to the rest of the world, which the pages list it in (a
             # product's own lines say where it may go: "the PowerCell to Canada?")
             asked = facts.vocabulary.places.with_catch_all(asked)
@@ -777,24 +779,10 @@ class ChatService:
         return rest
 
 
-def _last_named(turns: list[Turn], vocabulary: Vocabulary) -> str:
-    """The conversation's last question that asks of something it names, as its turn read it
-    ("do you deliver to jersey?" before "how much?" and "how long does it take?"); ""."""
-    for turn in reversed(turns[-3:]):
-        if not is_bare(turn.question):
-            return read_question(turn.question, "", vocabulary)
-    return ""
-
-
-def _last_destined(turns: list[Turn], vocabulary: Vocabulary) -> str:
-    """The conversation's last question, of its last three, that asks about goods going to a
-    place the pages name, as its turn read it ("do you ship to the usa?" before "which courier
-    do you use for that?" and "how much does it cost?"); ""."""
-    for turn in reversed(turns[-3:]):
-        read = read_question(turn.question, "", vocabulary)
-        if vocabulary.places.destinations(read):
-            return read
-    return ""
+def _recent_readings(turns: list[Turn], vocabulary: Vocabulary) -> list[tuple[str, str]]:
+    """The conversation's last three questions, newest first, each as the shopper wrote it and
+    as its turn read it ("do you deliver to jersey?" before "how much?")."""
+    return [(t.question, read_question(t.question, "", vocabulary)) for t in reversed(turns[-3:])]
 
 
 def _asked_about(selection: Selection, focus: Focus | None, catalog: Catalog) -> Product | None:
