@@ -615,12 +615,13 @@ def _asked_of(question: str, product: Product) -> frozenset[str]:
     """The question's own word stems, not the product's name nor its category, nor a word used
     as a verb ("if i drop it in a stream": no Heel-to-toe drop asked for)."""
     plain = PRODUCT_CODE.sub(" ", question)
-    done = {stem(w) for w in _DONE.findall(plain.lower())}
+    done = {stem(w) for found in _DONE.findall(plain.lower()) for w in found if w}
     return frozenset(stem(w) for w in plain_words(plain)) - stems(product.title) - _GENERIC - done
 
 
-# a word after a subject or "to" is what someone does: "i drop", "you charge", "to fit"
-_DONE = re.compile(r"\b(?:i|you|u|we|they|to)\s+([a-z]+)")
+# a word after a subject or "to" is what someone does: "i drop", "you charge", "to fit"; so
+# is a past participle after "be" or "still" ("is it still covered?": no Rain cover asked for)
+_DONE = re.compile(r"\b(?:i|you|u|we|they|to)\s+([a-z]+)|\b(?:is|are|be|been|still)\s+([a-z]+ed)\b")
 
 
 def _unlisted(
@@ -634,29 +635,32 @@ def _unlisted(
     ``product``'s record, when the question asks for a detail the chosen lines do not give;
     "" otherwise."""
     own_words = _asked_of(question, product)
-    if not _about_a_field(own_words, product, selection, passages):
+    fields = frozenset(catalog.field_words(own_words))
+    if not _about_a_field(fields, product, selection, passages):
         return ""
     unlisted = catalog.unlisted(product, sorted(own_words - _not_records(passages)))
     return unlisted[0] if unlisted else ""
 
 
 def _about_a_field(
-    asked: frozenset[str],
+    fields: frozenset[str],
     product: Product,
     selection: Selection,
     passages: Sequence[ScoredPassage],
 ) -> bool:
     """Whether the question asks for a product's detail that the chosen lines do not give: the
     best line is a record's (a warranty or care question answered from a policy page is not
-    judged by the records), and not a line of the product's own record that holds words of the
-    question ("still covered for spare parts?" answered by its "Spare parts ..." line)."""
+    judged by the records), and not a line of the product's own record that holds one of the
+    asked ``fields`` ("what runtime on low?" answered by its "Runtime: 10 h (low)" line; a
+    line holding only the question's other words does not give the field: "a strobe or SOS
+    mode for emergencies?" is not answered by the runtime modes)."""
     best = selection.lines[0]
     passage = passages[best.number - 1].passage
     if passage.kind != "product":
         return False
     if passage.document_id != product.document_id:
         return True
-    return not asked & stems(best.text)
+    return not fields & stems(best.text)
 
 
 def _not_records(passages: Sequence[ScoredPassage]) -> frozenset[str]:

@@ -335,10 +335,15 @@ class Catalog:
         found = self._described.get(product.document_id)
         return [found] if found else []
 
+    def field_words(self, asked: Iterable[str]) -> list[str]:
+        """The ``asked`` word stems that name fields the shop lists for several products
+        ("beam" of "Beam distance")."""
+        return [w for w in asked if self._fields[w] >= _LISTED_BY]
+
     def unlisted(self, product: Product, asked: Iterable[str]) -> list[str]:
         """The ``asked`` word stems that name fields the shop lists for other products ("beam"
         of "Beam distance"), when ``product``'s record holds none of them; [] otherwise."""
-        fields = [w for w in asked if self._fields[w] >= _LISTED_BY]
+        fields = self.field_words(asked)
         own = self._words.get(product.document_id, set())
         return [] if any(w in own for w in fields) else fields
 

@@ -433,6 +433,20 @@ def test_a_field_no_cut_lists_is_declined_naming_what_the_cuts_share(
     assert "product page for the Scafell Mid Waterproof Walking Boot doesn't" in outcome.answer
 
 
+def test_a_field_asked_of_a_record_line_holding_other_words_is_declined(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The torch's runtime line ("Runtime – Moonlight …") held the question's other words and
+    stood for a strobe or SOS mode, which other lights list and its record does not; the
+    jacket's "Spare parts" line answers whether it is "still covered" (no Rain cover asked)."""
+    asked = "Does the Lumen 1200R torch have a strobe or SOS mode for emergencies?"
+    strobe, _ = ask(portal, stack.chat, new_session(), asked)
+    assert strobe.declined == "not_listed", strobe.answer
+    asked = "Is item FH-JKT-1021 still covered for spare parts?"
+    spares, _ = ask(portal, stack.chat, new_session(), asked)
+    assert spares.declined is None and "Spare parts for the Langdale" in spares.answer
+
+
 def test_a_place_the_pages_cover_by_region_is_answered_from_that_region(
     portal: BlockingPortal, stack: Any
 ) -> None:

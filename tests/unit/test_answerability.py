@@ -888,3 +888,43 @@ def test_when_something_happens_is_not_answered_by_lines_that_tell_no_time() -> 
     # a line that tells when, by a time or by the event it happens on, answers
     payment = hit("Payment Methods", "Pre-orders: payment is taken when the item is dispatched.")
     assert verdict("When do you take payment for a pre-order?", [payment])[2] is False
+
+
+def test_a_record_line_holding_other_words_of_the_question_is_no_field_it_lacks() -> None:
+    """The Glow's runtime line holds "low", not a beam distance: the field other headlamps list
+    is asked for and its record does not list it (a torch's "strobe or SOS mode for
+    emergencies" was answered with the torch's runtime modes)."""
+    assert listed("How far does the Glow Kids' Headlamp's beam reach on low?", [KIDS]) == (
+        False,
+        "not_listed",
+        "beam",
+    )
+    # a field the line itself names is answered by it
+    runtime = listed("What runtime does the Glow Kids' Headlamp give on low?", [KIDS])
+    assert runtime[:2] == (True, None)
+
+
+def test_a_participle_after_be_or_still_is_no_field_asked_for() -> None:
+    """ "still covered" asks of a warranty, not of the "Rain cover" two packs list."""
+    packs = [
+        hit(name, "SKU: x\nSpecs: Weight: 1 kg; Rain cover: Not included", doc=f"p.csv#{name}")
+        for name in ("Ridgeline 35 Backpack", "Ridgeline 45 Backpack")
+    ]
+    jacket = hit(
+        "Langdale 2L Waterproof Jacket",
+        "SKU: FH-JKT-1021\nSpecs: Weight: 610 g\nCompatibility: Spare parts for the Langdale "
+        "are no longer available.",
+        doc="p.csv#langdale",
+    )
+    catalog = Catalog(h.passage for h in [*packs, jacket])
+    vocabulary = Vocabulary([h.passage for h in [*packs, jacket]])
+    product = catalog.titled(jacket.passage.title)
+
+    def reason(question: str) -> str | None:
+        selection = select_evidence(question, (), [jacket], [0.0] * len(units([jacket])))
+        return judge(
+            question, selection, [jacket], vocabulary, catalog=catalog, product=product
+        ).reason
+
+    assert reason("Is the Langdale still covered for spare parts?") != "not_listed"
+    assert reason("Does the Langdale come with a rain cover?") == "not_listed"
