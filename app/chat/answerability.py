@@ -212,6 +212,9 @@ def judge(
     case = _other_case(question, selection, vocabulary, _names_written(question, catalog))
     if case:
         return Verdict(False, "other_case", missing=case)
+    kind = _row_of_another_kind(question, selection, catalog) if catalog is not None else None
+    if kind:
+        return Verdict(False, "other_case", missing=kind)
     # a day of the year asked of lines that state other days ("the Collection Point on 24
     # December?": "We are closed on 25 December, 26 December and 1 January")
     days = named_days(question)
@@ -372,6 +375,34 @@ def _other_case(
         if label & asked:  # the best line is of the asked case
             by_field.setdefault(label, []).append(None if line is best else case_of(line.text))
     return next((c[0] for c in by_field.values() if all(c)), None)
+
+
+def _row_of_another_kind(question: str, selection: Selection, catalog: Catalog) -> str | None:
+    """The message's word for the kind of product it asks about, when the answer is a table's
+    and its best row (the first with a figure, under the header) is for another kind and for
+    none the message names, nor that of the product asked about ("how much to replace the zip
+    on my sleeping bag?": "| Tent zip slider replacement | £10 |"); None otherwise. A row
+    naming no kind ("| Replace pocket zip | £18 |") is for any."""
+    if not selection.lines[0].text.startswith("|"):
+        return None
+    row = next(
+        (e.text for e in selection.lines if e.text.startswith("|") and _DIGIT.search(e.text)), ""
+    )
+    kinds = catalog.kind_names()
+    of = stems(row.strip("|").split("|")[0]) & kinds
+    # the kinds the message names (not a verb's participle: "covered" is no Rain Cover), and
+    # that of the product it is about
+    said = plain_words(question)
+    asked = [w for w in said if stem(w) in kinds and not w.endswith("ed")]
+    own = stems(selection.product or "") & kinds
+    if not of or not asked or of & ({stem(w) for w in asked} | own):
+        return None
+    at = said.index(asked[0])
+    kind = said[at - 1 : at + 1] if at else []  # "sleeping bag", as the products are named
+    return " ".join(kind) if kind and catalog.of_kind(stems(" ".join(kind))) else asked[0]
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def _names_written(question: str, catalog: Catalog | None) -> frozenset[str]:

@@ -447,6 +447,19 @@ def test_a_field_asked_of_a_record_line_holding_other_words_is_declined(
     assert spares.declined is None and "Spare parts for the Langdale" in spares.answer
 
 
+def test_a_price_row_for_another_kind_of_product_is_declined(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """The repair price list has a tent's zip slider and a jacket's main zip: a sleeping bag's
+    zip was answered with them as its price. The jacket's is answered with its row."""
+    asked = "How much would your repair workshop charge to replace a broken zip on a sleeping bag?"
+    bag, _ = ask(portal, stack.chat, new_session(), asked)
+    assert bag.declined == "other_case" and "(sleeping bag)" in bag.answer, bag.answer
+    asked = "How much to replace the main zip on my Torridon jacket?"
+    jacket, _ = ask(portal, stack.chat, new_session(), asked)
+    assert jacket.declined is None and "£35" in jacket.answer, jacket.answer
+
+
 def test_a_place_the_pages_cover_by_region_is_answered_from_that_region(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.chat.answerability import _asked_sizes, asks_price, asks_when, coverage, judge
+from app.chat.answerability import Verdict, _asked_sizes, asks_price, asks_when, coverage, judge
 from app.chat.catalog import Catalog
 from app.chat.compose import WITH_CLOSEST_LINES, decline
 from app.chat.evidence import (
@@ -928,3 +928,35 @@ def test_a_participle_after_be_or_still_is_no_field_asked_for() -> None:
 
     assert reason("Is the Langdale still covered for spare parts?") != "not_listed"
     assert reason("Does the Langdale come with a rain cover?") == "not_listed"
+
+
+def test_a_table_row_for_another_kind_of_product_is_another_case() -> None:
+    """The repair price list has a tent's zip slider and a jacket's main zip, not a sleeping
+    bag's zip: a figure for another case. A row naming no kind is for any; a row for the
+    kind asked, or for the named product's kind, answers."""
+    workshop = hit(
+        "Warranty and Repairs",
+        "| Repair | Price |\n| --- | --- |\n| Tent zip slider replacement | £10 |\n"
+        "| Replace pocket zip | £18 |\n| Replace main jacket zip | £35 |",
+        kind="policy",
+    )
+    bag = hit("Nightjar 500 Down Sleeping Bag", "SKU: FH-SLB-8005\nPrice (GBP): 220", doc="b")
+    shop = [workshop, TENT, JACKET, bag]
+    catalog = Catalog(h.passage for h in shop)
+    vocabulary = Vocabulary([h.passage for h in shop])
+    header = "| Repair | Price |"
+
+    def judged(question: str, *rows: str, product: str | None = None) -> Verdict:
+        lines = tuple(Evidence(1, t) for t in (header, *rows))
+        selection = Selection(lines, product, frozenset())
+        return judge(question, selection, [workshop], vocabulary, catalog=catalog)
+
+    slider, pocket, main = workshop.passage.text.splitlines()[2:]
+    sleeping = judged("How much to replace a broken zip on my sleeping bag?", slider, pocket)
+    assert (sleeping.reason, sleeping.missing) == ("other_case", "sleeping bag")
+    assert judged("How much to replace the zip on my tent?", slider).reason != "other_case"
+    assert judged("How much is a pocket zip on my sleeping bag?", pocket).reason != "other_case"
+    # "covered" is no Rain Cover; the jacket named is of the row's kind
+    asked = "Is the zip on the Cairngorm 800 covered, and what does a new one cost?"
+    named = judged(asked, main, product="Cairngorm 800 Down Jacket")
+    assert named.reason != "other_case"
