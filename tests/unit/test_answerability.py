@@ -656,18 +656,21 @@ def test_a_field_name_used_as_a_verb_is_no_field_asked_for() -> None:
         hit(name, "SKU: x\nSpecs: Heel-to-toe drop: 6 mm; Weight: 275 g", doc=f"p.csv#{name}")
         for name in ("Trailrunner 5 Trail Shoe", "Stanage Approach Shoe")
     ]
-    catalog = Catalog(h.passage for h in [lamp, *shoes])
-    vocabulary = Vocabulary([h.passage for h in [lamp, *shoes]])
-    product = catalog.titled(lamp.passage.title)
+    asked = "is the beacon 700r ok if i drop it in a stream?"
+    assert reason_for(asked, lamp, shoes) is None
+    asked = "what's the heel to toe drop on the beacon 700r?"
+    assert reason_for(asked, lamp, shoes) == "not_listed"
 
-    def reason(question: str) -> str | None:
-        selection = select_evidence(question, (), [lamp], [0.0] * len(units([lamp])))
-        return judge(
-            question, selection, [lamp], vocabulary, catalog=catalog, product=product
-        ).reason
 
-    assert reason("is the beacon 700r ok if i drop it in a stream?") is None
-    assert reason("what's the heel to toe drop on the beacon 700r?") == "not_listed"
+def reason_for(question: str, record: ScoredPassage, others: list[ScoredPassage]) -> str | None:
+    """The verdict's reason for ``question`` asked of ``record``'s product, its lines chosen
+    from that record alone, in a shop that also sells ``others``."""
+    shop = [record, *others]
+    catalog = Catalog(h.passage for h in shop)
+    vocabulary = Vocabulary([h.passage for h in shop])
+    product = catalog.titled(record.passage.title)
+    selection = select_evidence(question, (), [record], [0.0] * len(units([record])))
+    return judge(question, selection, [record], vocabulary, catalog=catalog, product=product).reason
 
 
 def test_a_unit_asked_by_name_is_held_by_a_figure_stated_in_it() -> None:
@@ -916,18 +919,9 @@ def test_a_participle_after_be_or_still_is_no_field_asked_for() -> None:
         "are no longer available.",
         doc="p.csv#langdale",
     )
-    catalog = Catalog(h.passage for h in [*packs, jacket])
-    vocabulary = Vocabulary([h.passage for h in [*packs, jacket]])
-    product = catalog.titled(jacket.passage.title)
-
-    def reason(question: str) -> str | None:
-        selection = select_evidence(question, (), [jacket], [0.0] * len(units([jacket])))
-        return judge(
-            question, selection, [jacket], vocabulary, catalog=catalog, product=product
-        ).reason
-
-    assert reason("Is the Langdale still covered for spare parts?") != "not_listed"
-    assert reason("Does the Langdale come with a rain cover?") == "not_listed"
+    asked = "Is the Langdale still covered for spare parts?"
+    assert reason_for(asked, jacket, packs) != "not_listed"
+    assert reason_for("Does the Langdale come with a rain cover?", jacket, packs) == "not_listed"
 
 
 def test_a_table_row_for_another_kind_of_product_is_another_case() -> None:
