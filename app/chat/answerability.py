@@ -647,12 +647,18 @@ def _asked_of(question: str, product: Product) -> frozenset[str]:
     as a verb ("if i drop it in a stream": no Heel-to-toe drop asked for)."""
     plain = PRODUCT_CODE.sub(" ", question)
     done = {stem(w) for found in _DONE.findall(plain.lower()) for w in found if w}
+    done |= {stem(w) for w in _BACK.findall(plain.lower())}
     return frozenset(stem(w) for w in plain_words(plain)) - stems(product.title) - _GENERIC - done
 
 
 # a word after a subject or "to" is what someone does: "i drop", "you charge", "to fit"; so
 # is a past participle after "be" or "still" ("is it still covered?": no Rain cover asked for)
 _DONE = re.compile(r"\b(?:i|you|u|we|they|to)\s+([a-z]+)|\b(?:is|are|be|been|still)\s+([a-z]+ed)\b")
+# "back" of a verb of coming or sending ("when's it coming back in XS?": no Back length asked)
+_BACK = re.compile(
+    r"\b(?:com(?:e|es|ing)|go(?:es|ing)?|sen[dt]\w*|get\w*|got|bring\w*|brought|put\w*"
+    r"|tak(?:e|es|ing))\s+(?:(?:it|them|this|these)\s+)?(back)\b"
+)
 
 
 def _unlisted(
