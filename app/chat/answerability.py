@@ -112,11 +112,15 @@ _LENGTH = re.compile(
     r"(?=\s+(?:size|length|version|one)\b|\s*[?.!,]|\s*$)",
     re.IGNORECASE,
 )
+# a size a line states a figure for: "(M)", "(UK 8)", "(size 12)", "(7–8 years)"
 _STATED_SIZE = re.compile(
     r"\((?:[^)]*?\b)?(?:size\s+)?"
     r"(XXS|XS|S|M|L|XL|XXL|XXXL|\d{2}\s(?:Regular|Long|Short)|Regular|Long|Short"
-    r"|(?:UK|EU|US)\s?\d{1,2}(?:\.5)?K?)\b"
+    r"|(?:UK|EU|US)\s?\d{1,2}(?:\.5)?K?|(?<=[Ss]ize\s)\d{1,2}(?:\.5)?"
+    r"|\d{1,2}\s?[–-]\s?\d{1,2}\s(?:years|yrs))\b"
 )
+# a child's size by age: "in the 11-12 years", "11 to 12 yrs"
+_AGE_SIZE = re.compile(r"\b(\d{1,2})\s*(?:[–-]|to)\s*(\d{1,2})\s*(?:years?|yrs?)\b", re.I)
 # a name that only says what kind of thing is meant: "those Campingaz-style cartridges"
 _IN_THE_STYLE = re.compile(r"\b\w+-(?:style|type|like)\b", re.I)
 # the way of paying a message asks about: "can i pay wiv clearpay", "paying by cheque"
@@ -277,6 +281,8 @@ def judge(
         return Verdict(True, partial=True)  # "can i return it from canada?": delivery lines
     if loose:  # "do you ship to Iceland?": the pages' rest-of-the-world lines, as the closest
         return Verdict(True, partial=True, missing=loose[0])
+    if _offer_not_shown(plain, selection, vocabulary, near):
+        return Verdict(True, partial=True)  # "is there a Fernhill app …?": tracking lines
     if selection.answers_as_given:  # an FAQ asked in other words, a table, a named section
         return Verdict(True)
     # what the lines hold only inside another product's name they do not hold, in any words
@@ -713,6 +719,7 @@ def _not_records(passages: Sequence[ScoredPassage]) -> frozenset[str]:
 def _asked_sizes(question: str) -> set[str]:
     found = {m.group(1).upper() for m in _LENGTH.finditer(question)}
     found |= {f"UK {m.group(1)}K" for m in _KIDS_SIZE.finditer(question)}
+    found |= {f"{young}-{old} YEARS" for young, old in _AGE_SIZE.findall(question)}
     found |= {_SIZE_WORDS[w.lower().replace("-", " ")] for w in _SIZE_WORD.findall(question)}
     for waist, leg in _WAIST_LEG.findall(question):  # the waist is the size the record lists
         found |= {waist, f"{waist} {leg.upper()}"}
@@ -730,7 +737,13 @@ def _asked_sizes(question: str) -> set[str]:
 
 
 def _stated_sizes(line: str) -> set[str]:
-    return {re.sub(r"\s+", " ", m.group(1)).upper() for m in _STATED_SIZE.finditer(line)}
+    return {_size_key(m.group(1)) for m in _STATED_SIZE.finditer(line)}
+
+
+def _size_key(size: str) -> str:
+    """A size as the asked ones are written: "UK 8", "12", "7-8 YEARS"."""
+    size = re.sub(r"\s*[–-]\s*", "-", re.sub(r"\s+", " ", size)).upper()
+    return re.sub(r"\bYRS$", "YEARS", size)
 
 
 def _unheard_kind(question: str, known: set[str], vocabulary: Vocabulary) -> str | None:
@@ -753,6 +766,37 @@ def _unheard_kind(question: str, known: set[str], vocabulary: Vocabulary) -> str
     return next((w for w in words[:-1] if w.isalpha() and not heard(w)), None)
 
 
+def _offer_not_shown(
+    question: str, selection: Selection, vocabulary: Vocabulary, near: frozenset[str]
+) -> bool:
+    """Whether the question asks whether the shop offers a thing ("is there a Fernhill app I
+    can download to track my orders?") and no line shown holds the thing's word ("app"), in
+    any spelling near it: the lines are about something else the question names (tracking)."""
+    listed = asks_for_list(question)
+    there = _THERE_IS.search(question)
+    kind = listed.kind if listed is not None else there.group(1) if there else None
+    words = plain_words(_AFTER_KIND.sub("", kind)) if kind is not None else []
+    if not words or not words[-1].isalpha():
+        return False
+    thing = words[-1].lower()
+    if thing in _NO_THING:
+        return False  # "is there any way I can still order it?": no thing named
+    if thing in _FIGURE_WORDS:  # "is there a free delivery amount?": "free on orders of £75"
+        return not any(_DIGIT.search(line.text) for line in selection.shown)
+    if thing in _MONEY_WORDS:  # "is there a fee for Click & Collect?": "… is free"
+        return not any(_MONEY.search(line.text) for line in selection.shown)
+    return thing not in near and vocabulary.spelled(thing) not in selection.held_words
+
+
+# what names no thing offered ("is there anything in the box to fix it?"), and what a figure
+# is ("a free delivery amount"): a line's figure holds it
+_NO_THING = frozenset(
+    "anything something way ways option options chance possibility".split()  # noqa: SIM905
+)
+_FIGURE_WORDS = frozenset("amount number figure".split())  # noqa: SIM905
+_MONEY_WORDS = frozenset("fee fees charge charges cost costs price surcharge".split())  # noqa: SIM905
+
+
 def _kind_asked(question: str) -> str | None:
     """The kind of thing the question asks whether the shop sells or offers: "do you offer
     gift wrapping?", "is there a birthday discount?", "can I buy an extended warranty?"."""
@@ -763,6 +807,8 @@ def _kind_asked(question: str) -> str | None:
     return next((g for g in found.groups() if g), None) if found else None
 
 
+# "is there a …", "are there any …": not what "get a …" follows ("if I get a hole in it")
+_THERE_IS = re.compile(r"\b(?:is|are)\s+there\s+(?:a|an|any)\s+([^?.!,]+)", re.I)
 # "is there a …", "are there any …", "(do members) get a …", "can I buy an …"
 _OFFERED = re.compile(
     r"\b(?:is|are)\s+there\s+(?:a|an|any)\s+([^?.!,]+)|\b(?:get|buy)\s+(?:a|an)\s+([^?.!,]+)",

@@ -49,6 +49,10 @@ _SAME: tuple[tuple[str, str], ...] = (
     (r"returns?\s+(?:window|period|time\s*-?frame)", "time limit for returns"),
     (r"package", "parcel"),
     (r"packages", "parcels"),
+    # what a thing comes in, opened: "I've opened the packet": removed from its packaging
+    (r"packets?|wrappers?", "packaging"),
+    # fabric gone bobbly has pilled: the word of care and warranty pages
+    (r"bobbl(?:y|ed|ing)|bobbles?", "pilling"),
     (r"payment\s+(?:options|modalities|types)", "payment methods"),
     (r"eta", "delivery time"),
     # the shop's own address is the one its pages give for post

@@ -460,6 +460,29 @@ def test_a_price_row_for_another_kind_of_product_is_declined(
     assert jacket.declined is None and "£35" in jacket.answer, jacket.answer
 
 
+def test_sizes_by_number_and_age_things_offered_and_shoppers_packets(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-ninth session's new questions: a size 16's and an 11–12 years'
+    weight were answered with size 12's and 7–8 years'; "Is there a Fernhill app …?" with the
+    tracking lines, as if they said there was one; an opened "packet" of socks was hedged
+    beside "removed from their packaging"."""
+    asked = "How much does the women's Torridon jacket weigh in a size 16?"
+    women, _ = ask(portal, stack.chat, new_session(), asked)
+    assert women.declined == "other_size" and "380 g (size 12)" in women.answer, women.answer
+    asked = "What does the Little Fell kids jacket weigh in the 11-12 years size?"
+    kids, _ = ask(portal, stack.chat, new_session(), asked)
+    assert kids.declined == "other_size", kids.answer
+    twelve, _ = ask(portal, stack.chat, new_session(), "how heavy is the women's torridon in a 12?")
+    assert twelve.declined is None and "380 g" in twelve.answer, twelve.answer
+    asked = "Is there a Fernhill app I can download to track my orders?"
+    app, _ = ask(portal, stack.chat, new_session(), asked)
+    assert app.declined == "partial", app.answer
+    asked = "Can I return socks if I've opened the packet to try them on?"
+    socks, _ = ask(portal, stack.chat, new_session(), asked)
+    assert socks.declined is None and "removed from their packaging" in socks.answer, socks.answer
+
+
 def test_a_place_the_pages_cover_by_region_is_answered_from_that_region(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -577,6 +577,29 @@ def test_trousers_asked_by_waist_and_leg_against_the_weights_stated_size() -> No
     )
 
 
+def test_a_size_by_number_or_by_age_that_a_line_states_its_figure_for() -> None:
+    """ "(size 12)" and "(7–8 years)" state the size a figure is for (seen in the thirty-ninth
+    session: a size 16's and an 11–12 years' weight were answered with these)."""
+    women = hit(
+        "Torridon 3L Waterproof Jacket Women's",
+        "SKU: FH-JKT-1043\nSizes: 8, 10, 12, 14, 16, 18\nSpecs: Weight: 380 g (size 12)",
+        doc="products/catalog.jsonl#FH-JKT-1043",
+    )
+    asked = "How much does the women's Torridon jacket weigh in a size 16?"
+    assert sized(asked, women) == (False, "other_size")
+    assert sized("how heavy is the women's torridon in a 12?", women) == (True, None)
+    kids = hit(
+        "Little Fell Kids' Waterproof Jacket",
+        "SKU: FH-JKT-1050\nSizes: 3–4 years, 7–8 years, 11–12 years\n"
+        "Specs: Weight: 290 g (7–8 years)",
+        doc="products/catalog.jsonl#FH-JKT-1050",
+    )
+    asked = "What does the Little Fell kids jacket weigh in the 11-12 years size?"
+    assert sized(asked, kids) == (False, "other_size")
+    assert sized("Little Fell jacket weight for 7 to 8 yrs?", kids) == (True, None)
+    assert _asked_sizes("for 9 to 10 yrs?") == {"9-10 YEARS"}
+
+
 def test_a_size_the_record_does_not_list_is_declined() -> None:
     assert sized("how heavy is the fellsman in the long size", BAG) == (False, "other_size")
     assert sized("how heavy is the fellsman in the regular size?", BAG) == (True, None)
@@ -954,3 +977,25 @@ def test_a_table_row_for_another_kind_of_product_is_another_case() -> None:
     asked = "Is the zip on the Cairngorm 800 covered, and what does a new one cost?"
     named = judged(asked, main, product="Cairngorm 800 Down Jacket")
     assert named.reason != "other_case"
+
+
+def test_a_thing_asked_whether_offered_must_be_in_the_lines_shown() -> None:
+    """ "Is there a Fernhill app …?" answered with the tracking lines is hedged: they do not
+    name an app. A figure word is held by a figure, and "any way" names no thing."""
+    tracking = hit(
+        "Order tracking",
+        "If you have an account, you can also see tracking under My Account > Orders.",
+        kind="policy",
+    )
+    asked = "Is there an app I can download to track my orders?"
+    assert verdict(asked, [tracking], shop=[tracking]) == (True, None, True)
+    delivery = hit(
+        "Delivery",
+        "Standard delivery costs £6.95, or is free on orders of £75 or more.",
+        kind="policy",
+    )
+    asked = "how much is delivery? and is there a free delivery amount"
+    assert verdict(asked, [delivery], shop=[delivery]) == (True, None, False)
+    stock = hit("Stock", "Out-of-stock items can be ordered as a back order.", kind="policy")
+    asked = "The sweater I want is out of stock. Is there any way I can still order it?"
+    assert verdict(asked, [stock], shop=[stock]) == (True, None, False)

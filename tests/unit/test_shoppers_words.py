@@ -179,3 +179,12 @@ def test_the_shops_own_address_is_the_one_it_gives_for_post() -> None:
     assert _read("whats ur mailing address") == "whats ur post address"
     assert _read("can i change my address?") == "can i change my address?"
     assert _read("what's your postal address?", {"postal"}) == "what's your postal address?"
+
+
+def test_an_opened_packet_is_packaging_and_bobbly_fabric_is_pilling() -> None:
+    """Seen in the thirty-ninth session: "Can I return socks if I've opened the packet?" was
+    hedged beside "socks that have been removed from their packaging"; "all bobbly" is the
+    warranty page's "pilling of fleece"."""
+    assert _read("I've opened the packet") == "I've opened the packaging"
+    assert _read("it came out the wash all bobbly") == "it came out the wash all pilling"
+    assert _read("can I send the packages together?") == "can I send the parcels together?"
