@@ -672,6 +672,13 @@ def _ranked(
     asked_of = product or min(alike, default=None)  # the product, or a cut named alike
     kind = _kind_of(asked_of, passages, candidates) if asked_of is not None else frozenset()
     which = bool(_WHICH.match(question)) and not _NEGATED.search(question)
+    # "how long …?" asks a duration or a length, which a line gives as a figure: its "long" is
+    # no word a line holds ("… before a long day out" is no answer to how long a resole takes)
+    framing = (
+        {stem("long")}
+        if _HOW_LONG.search(question) and not _LONG.search(_HOW_LONG.sub(" ", question))
+        else set()
+    )
     place = _naming(places)
     about_place = {
         h.passage.id for h in passages
@@ -692,6 +699,7 @@ def _ranked(
         else:
             held = frozenset((asked - named) & stems(unit.text))
         held |= asked & unit_names(unit.text)  # "how many litres": "Up to 1,500 L"
+        held -= framing
         if which:  # "Which headlamp takes AAA batteries?": "Does NOT take AAA batteries" is
             held -= _negated(unit.text)  # what does not, no answer to which does
         record = unit.passage.passage.kind == "product"
@@ -1021,9 +1029,12 @@ def asked_stems(question: str) -> frozenset[str]:
     asked = {stem(w) for w in words} - FRAMING | {f for w in words for f in FIELD_NAMES.get(w, ())}
     # "how much is it?": a price, or what a table's Cost column gives
     asked |= {stem("price"), stem("cost")} if HOW_MUCH.search(question) else set()
+
     return frozenset(asked | ({stem("time")} if _HOW_LONG_IT_TAKES.search(question) else set()))
 
 
+_HOW_LONG = re.compile(r"\bhow\s+long\b", re.I)
+_LONG = re.compile(r"\blong\b", re.I)
 # "how long does it take?", "how many days will delivery take": a time ("Delivery time"); so
 # does "how long?" alone, of what the conversation is about
 _HOW_LONG_IT_TAKES = re.compile(

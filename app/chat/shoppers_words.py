@@ -53,6 +53,8 @@ _SAME: tuple[tuple[str, str], ...] = (
     (r"packets?|wrappers?", "packaging"),
     # fabric gone bobbly has pilled: the word of care and warranty pages
     (r"bobbl(?:y|ed|ing)|bobbles?", "pilling"),
+    # soles replaced are a resole: "my boots need new soles"
+    (r"(?:new|replacement)\s+soles", "resoling"),
     (r"payment\s+(?:options|modalities|types)", "payment methods"),
     (r"eta", "delivery time"),
     # the shop's own address is the one its pages give for post

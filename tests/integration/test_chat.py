@@ -483,6 +483,20 @@ def test_sizes_by_number_and_age_things_offered_and_shoppers_packets(
     assert socks.declined is None and "removed from their packaging" in socks.answer, socks.answer
 
 
+def test_new_soles_are_a_resole_and_how_long_holds_no_long(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the thirty-ninth session: "My old walking boots need new soles – how much do you
+    charge for that and how long will I be without them?" showed the Ben Nevis's "… before a
+    long day out" and care lines, never the resole's price and time."""
+    asked = (
+        "My old walking boots need new soles – how much do you charge for that and how long "
+        "will I be without them?"
+    )
+    outcome, _ = ask(portal, stack.chat, new_session(), asked)
+    assert "£75 per pair" in outcome.answer, outcome.answer
+
+
 def test_a_place_the_pages_cover_by_region_is_answered_from_that_region(
     portal: BlockingPortal, stack: Any
 ) -> None:

@@ -1099,3 +1099,20 @@ def test_a_greeting_or_filler_in_chat_asks_nothing() -> None:
 
     said = "hiya!! my mate reckons it's well waterproof lol, wots the actual rating?? x"
     assert plain_words(said) == ["well", "waterproof", "rating", "x"]
+
+
+def test_the_long_of_how_long_is_no_word_a_line_holds() -> None:
+    """Seen in the thirty-ninth session: "… how much do you charge for that and how long will
+    I be without them?" chose "… before a long day out" for its "long"; the resole line, which
+    says how long, is chosen."""
+    care = hit(
+        "Product Care FAQ",
+        "Stiff leather boots need 2–3 weeks of short walks before a long day out. Our Repair "
+        "Workshop arranges resoling through a partner workshop for £75 per pair, taking 4–6 "
+        "weeks.",
+        kind="policy",
+    )
+    asked = "how long would a resole put me out of action?"
+    assert choose(asked, [care])[0].startswith("Our Repair Workshop arranges resoling")
+    # a "long" asked of its own is still held ("is it long enough for a long day out?")
+    assert choose("is it good for a long day out?", [care])[0].startswith("Stiff leather")

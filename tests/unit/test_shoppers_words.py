@@ -188,3 +188,4 @@ def test_an_opened_packet_is_packaging_and_bobbly_fabric_is_pilling() -> None:
     assert _read("I've opened the packet") == "I've opened the packaging"
     assert _read("it came out the wash all bobbly") == "it came out the wash all pilling"
     assert _read("can I send the packages together?") == "can I send the parcels together?"
+    assert _read("my boots need new soles") == "my boots need resoling"
