@@ -810,10 +810,7 @@ def _kind_asked(question: str) -> str | None:
 # "is there a …", "are there any …": not what "get a …" follows ("if I get a hole in it")
 _THERE_IS = re.compile(r"\b(?:is|are)\s+there\s+(?:a|an|any)\s+([^?.!,]+)", re.I)
 # "is there a …", "are there any …", "(do members) get a …", "can I buy an …"
-_OFFERED = re.compile(
-    r"\b(?:is|are)\s+there\s+(?:a|an|any)\s+([^?.!,]+)|\b(?:get|buy)\s+(?:a|an)\s+([^?.!,]+)",
-    re.IGNORECASE,
-)
+_OFFERED = re.compile(_THERE_IS.pattern + r"|\b(?:get|buy)\s+(?:a|an)\s+([^?.!,]+)", re.I)
 # What follows the kind in "same-day courier delivery within Leeds", "a shop in Manchester I …"
 _AFTER_KIND = re.compile(
     r"\s+(?:for|in|within|with|to|from|on|at|near|that|which|i|you|when|if|so|because)\b.*$",

@@ -1029,7 +1029,6 @@ def asked_stems(question: str) -> frozenset[str]:
     asked = {stem(w) for w in words} - FRAMING | {f for w in words for f in FIELD_NAMES.get(w, ())}
     # "how much is it?": a price, or what a table's Cost column gives
     asked |= {stem("price"), stem("cost")} if HOW_MUCH.search(question) else set()
-
     return frozenset(asked | ({stem("time")} if _HOW_LONG_IT_TAKES.search(question) else set()))
 
 
