@@ -785,7 +785,10 @@ def _offer_not_shown(
         return not any(_DIGIT.search(line.text) for line in selection.shown)
     if thing in _MONEY_WORDS:  # "is there a fee for Click & Collect?": "… is free"
         return not any(_MONEY.search(line.text) for line in selection.shown)
-    return thing not in near and vocabulary.spelled(thing) not in selection.held_words
+    held = selection.held_words
+    if set(FIELD_NAMES.get(thing, ())) & held:  # "any accessories?": its Compatibility line
+        return False
+    return thing not in near and vocabulary.spelled(thing) not in held
 
 
 # what names no thing offered ("is there anything in the box to fix it?"), and what a figure

@@ -996,6 +996,13 @@ def test_a_thing_asked_whether_offered_must_be_in_the_lines_shown() -> None:
     )
     asked = "how much is delivery? and is there a free delivery amount"
     assert verdict(asked, [delivery], shop=[delivery]) == (True, None, False)
+    # a shopper's word for a field is held by the field's line ("accessories": Compatibility)
+    lamp = hit(
+        "Beacon 400 Headlamp",
+        "Compatibility: Takes the Beacon 400 Rechargeable Battery Pack in place of the AAAs.",
+    )
+    asked = "are there any accessories for the beacon 400?"
+    assert verdict(asked, [lamp], shop=[lamp]) == (True, None, False)
     stock = hit("Stock", "Out-of-stock items can be ordered as a back order.", kind="policy")
     asked = "The sweater I want is out of stock. Is there any way I can still order it?"
     assert verdict(asked, [stock], shop=[stock]) == (True, None, False)
