@@ -604,14 +604,17 @@ def coverage(
             continue  # the shopper's order or invoice number ("cancel order 00123842")
         weight = vocabulary.weight(own)
         total += weight
-        if (
-            own in selection.held_words
-            or set(FIELD_NAMES.get(word, ())) & selection.held_words
-            or _SHIPPED.get(own, "") in selection.held_words
-            or word in near
-        ):
+        if _held(word, own, selection, near) or _SHIPPED.get(own, "") in selection.held_words:
             held += weight
     return held / total if total else 1.0
+
+
+def _held(word: str, own: str, selection: Selection, near: frozenset[str]) -> bool:
+    """Whether the chosen lines hold the question's ``word`` (``own``: its stem as the pages
+    spell it): by spelling, by the field a shopper's word names ("accessories": Compatibility),
+    or by meaning (``near``)."""
+    held = selection.held_words
+    return own in held or bool(set(FIELD_NAMES.get(word, ())) & held) or word in near
 
 
 # shipping a thing is delivering it: "can you ship the PowerCell to Canada?" is answered by the
@@ -753,10 +756,7 @@ def _unheard_kind(question: str, known: set[str], vocabulary: Vocabulary) -> str
     cannot say the shop has that one. Names in lower case, which `names_in` does not see; a kind
     the pages do not hold may be their synonym ("a shop in Leeds" for their store) and is left
     to the other checks."""
-    kind = _kind_asked(question)
-    if kind is None:
-        return None
-    words = plain_words(_AFTER_KIND.sub("", kind))
+    words = _kind_words(question)
 
     def heard(word: str) -> bool:
         return word in known or vocabulary.knows(vocabulary.spelled(word))
@@ -772,10 +772,7 @@ def _offer_not_shown(
     """Whether the question asks whether the shop offers a thing ("is there a Fernhill app I
     can download to track my orders?") and no line shown holds the thing's word ("app"), in
     any spelling near it: the lines are about something else the question names (tracking)."""
-    listed = asks_for_list(question)
-    there = _THERE_IS.search(question)
-    kind = listed.kind if listed is not None else there.group(1) if there else None
-    words = plain_words(_AFTER_KIND.sub("", kind)) if kind is not None else []
+    words = _kind_words(question, _THERE_IS)
     if not words or not words[-1].isalpha():
         return False
     thing = words[-1].lower()
@@ -785,10 +782,7 @@ def _offer_not_shown(
         return not any(_DIGIT.search(line.text) for line in selection.shown)
     if thing in _MONEY_WORDS:  # "is there a fee for Click & Collect?": "… is free"
         return not any(_MONEY.search(line.text) for line in selection.shown)
-    held = selection.held_words
-    if set(FIELD_NAMES.get(thing, ())) & held:  # "any accessories?": its Compatibility line
-        return False
-    return thing not in near and vocabulary.spelled(thing) not in held
+    return not _held(thing, vocabulary.spelled(thing), selection, near)
 
 
 # what names no thing offered ("is there anything in the box to fix it?"), and what a figure
@@ -800,14 +794,17 @@ _FIGURE_WORDS = frozenset("amount number figure".split())  # noqa: SIM905
 _MONEY_WORDS = frozenset("fee fees charge charges cost costs price surcharge".split())  # noqa: SIM905
 
 
-def _kind_asked(question: str) -> str | None:
-    """The kind of thing the question asks whether the shop sells or offers: "do you offer
-    gift wrapping?", "is there a birthday discount?", "can I buy an extended warranty?"."""
+def _kind_words(question: str, offered: re.Pattern[str] | None = None) -> list[str]:
+    """The words of the kind of thing the question asks whether the shop sells or offers, up
+    to what follows it ("do you offer gift wrapping?", "is there a birthday discount?", "can I
+    buy an extended warranty?"); ``offered``: the phrasings read (`_OFFERED` by default)."""
     listed = asks_for_list(question)
     if listed is not None:
-        return listed.kind
-    found = _OFFERED.search(question)
-    return next((g for g in found.groups() if g), None) if found else None
+        kind: str | None = listed.kind
+    else:
+        found = (offered or _OFFERED).search(question)
+        kind = next((g for g in found.groups() if g), None) if found else None
+    return plain_words(_AFTER_KIND.sub("", kind)) if kind is not None else []
 
 
 # "is there a …", "are there any …": not what "get a …" follows ("if I get a hole in it")
