@@ -35,6 +35,7 @@ _FULL = {
     "b4": "before",
     "w/": "with",
     "w/o": "without",
+    "w/out": "without",
     # chat shorthand: "whats ur phone number" is no question the embedder reads
     "u": "you",
     "ur": "your",

@@ -134,7 +134,8 @@ _WAIST_LEG = re.compile(r"\b(\d{2})\s*(?:in(?:ch)?\s*)?(regular|long|short)\b", 
 # a child's shoe size: "in a 12K", "UK 10K"
 _KIDS_SIZE = re.compile(r"\b(?:UK\s?)?(\d{1,2}(?:\.5)?)K\b", re.IGNORECASE)
 _SIZES_FIELD = stems("Sizes")
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+|[A-Z]{2,})\b")
+# a capitalised word, or one with a capital inside ("iPhone", "easyJet") wherever it is
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+|[A-Z]{2,})\b|\b([a-z]+[A-Z][a-zA-Z]*)\b")
 # Capitalised words that are no name: the shop's own vocabulary and a sentence's I.
 _NOT_NAMES = frozenset(
     """I UK EU GB VAT FAQ OK PDF ID PIN SMS ASAP DIY Hi Hello Please Thanks Can Could Do Does
@@ -592,6 +593,9 @@ def coverage(
         named.add("much")
     asked = _POINTING.sub(" ", asked)  # "the second one", "at the moment": no content asked
     asked = _TAKING.sub(" ", asked)  # "can I take it on a plane?": the plane is asked
+    asked = _ROUGHLY.sub(" ", asked)  # "roughly how much?": how exact an answer is wanted
+    asked = _MINE.sub(" my ", asked)  # "my old walking boots": which of the shopper's own
+    asked = _UNHARMED.sub(" ", asked)  # "wash it without wrecking the down": how, not what
     named |= {stem(w) for w in _HOW.findall(asked)}  # "how many litres": a figure's framing
     said = [w for w in dict.fromkeys(plain_words(asked)) if stem(w) not in named]
     if any(stem(w) not in kinds for w in said):  # "are tents windproof?": asked of tents
@@ -622,18 +626,32 @@ def _held(word: str, own: str, selection: Selection, near: frozenset[str]) -> bo
 _SHIPPED = {stem(w): stem("delivered") for w in ("ship", "ships", "shipped", "shipping")}
 
 
-_HOW = re.compile(r"\bhow\s+(many|often)\b", re.I)
+# "how many litres", "how long will it take": a figure's framing
+_HOW = re.compile(r"\bhow\s+(many|often|long)\b", re.I)
 # "how much" asking a figure of what follows the verb ("how much does it weigh?"), or alone
 # ("how much?" of the product talked about), not an amount of the word after it ("how much
 # weight can it carry?": "much" is asked)
 _MUCH = re.compile(
-    r"\bhow\s+much(?:\s+(?:is|are|was|were|does|do|did|would|will)\b|\s*[?!.]*\s*$)", re.I
+    r"\bhow\s+much(?:\s+(?:is|are|was|were|does|do|did|would|will|and|or)\b|\s*[?!.,]*\s*$"
+    r"|\s*,)",
+    re.I,
 )
 # what points at something said before or frames the time of asking, which no line holds
 _POINTING = re.compile(
     r"\b(?:first|second|third|last|other)\s+one\b|\bat\s+the\s+moment\b|\bright\s+now\b"
     r"|\bcurrently\b",
     re.I,
+)
+# how exact an answer the shopper wants, which no line holds
+_ROUGHLY = re.compile(
+    r"\b(?:roughly|approximately|approx|ballpark|more\s+or\s+less|give\s+or\s+take)\b", re.I
+)
+# which of the shopper's own things is meant ("my old boots"), which no line holds
+_MINE = re.compile(r"\bmy\s+(?:old|new|current|existing)\b", re.I)
+# a harm the shopper wants to avoid in doing what is asked ("how do I wash it without wrecking
+# the down?"): the way to do it is asked
+_UNHARMED = re.compile(
+    r"\b(?:without|w/o|w/out)\s+(?:wrecking|ruining|damaging|spoiling|harming|breaking)\b", re.I
 )
 # taking or bringing the thing talked about somewhere, which is what is asked of it
 _TAKING = re.compile(
@@ -830,7 +848,8 @@ _CHAT_ACRONYMS = CHAT_SHORTHAND | frozenset(
 def names_in(question: str) -> list[str]:
     """Capitalised words after the question's first, and all-capital words, not the shop's own
     vocabulary: "Ireland", "NHS", "Manchester"."""
-    return [m.group(1) for m in _NAME.finditer(question.strip()) if m.group(1) not in _NOT_NAMES]
+    found = (m.group(1) or m.group(2) for m in _NAME.finditer(question.strip()))
+    return [name for name in found if name not in _NOT_NAMES]
 
 
 # A standard or rating named by its code: "EN 343", "ISO 23537", "IPX7", "BS 8479".

@@ -70,6 +70,8 @@ _FIELD_OF_WORD: dict[str, str | tuple[str, ...]] = {
     "warmest": ("temperature", "r-value"),
     "cold": "temperature",
     "tall": "height",
+    "deep": ("submersible", "depth"),  # "how deep can it go?": "submersible to 2 m"
+    "underwater": ("submersible", "resistance", "water"),
     "big": ("size", "dimensions"),
     "waterproof": ("hydrostatic", "resistance", "water", "rating"),  # "Water resistance: IPX4"
     "last": ("runtime", "burn", "battery"),
@@ -437,12 +439,46 @@ def _compared_lines(
 ) -> Selection | None:
     """For a question comparing products ("Which is lighter, the Stormhollow 2 tent or the
     Stormhollow 3?"), the best line of each one's record, chosen as if it alone were asked
-    about (its "Minimum weight", not a description that names the other); None when fewer
-    than two of them have a record line among the passages; ``named``: the products the
-    question names in full."""
+    about (its "Minimum weight", not a description that names the other), for each thing the
+    question compares ("which is warmer and which is lighter?": the temperatures, then the
+    weights); None when fewer than two of them have a record line among the passages;
+    ``named``: the products the question names in full."""
     # what is asked of each: not the products' names ("Doors: 2" holds the 2 of "Stormhollow 2")
-    asked = _asked_in(question, earlier) - {w for t in named for w in stems(t)}
-    asked -= differing()
+    names = {w for t in named for w in stems(t)}
+    pieces = _NEXT_COMPARED.split(question)
+    picked: list[_Scored] = []
+    for piece in pieces if len(pieces) > 1 else []:
+        asked = _asked_in(piece, earlier) - names - differing()
+        for line in _each_ones_line(question, asked, candidates, similarity, passages, named):
+            if all(line[1].text != p[1].text for p in picked):
+                picked.append(line)
+    if not picked:
+        asked = _asked_in(question, earlier) - names - differing()
+        picked = _each_ones_line(question, asked, candidates, similarity, passages, named)
+    if len(picked) < 2:
+        return None
+    # each product's lines together, in the order the question names them
+    order = {title: n for n, title in enumerate(named)}
+    picked.sort(key=lambda r: order.get(r[1].passage.passage.title, len(order)))
+    words = frozenset().union(*(_line_words(unit) for _, unit, _ in picked))
+    return Selection(tuple(_evidence(picked, picked, [])), None, words)
+
+
+# a comparison asking more than one thing of each: "which is warmer, and which is lighter?"
+_NEXT_COMPARED = re.compile(r"\s*(?:[,;]\s*)?\band\s+(?=(?:which|what|how|who)\b)", re.I)
+
+
+def _each_ones_line(
+    question: str,
+    asked: frozenset[str],
+    candidates: Sequence[Unit],
+    similarity: Sequence[float],
+    passages: Sequence[ScoredPassage],
+    named: Sequence[str],
+) -> list[_Scored]:
+    """The line of each of the ``named`` products' records that best holds what is ``asked``
+    of them (word stems), the same field of each where each record gives it; [] when fewer
+    than two have a record line."""
     if not asked:  # "what's the difference between them?": what each one is
         asked = frozenset({_DESCRIPTION_STEM})
     what_each_is = asked == {_DESCRIPTION_STEM}
@@ -466,15 +502,14 @@ def _compared_lines(
             picked.append(next((r for r in own if r[2]), own[0]))
             owns.append(own)
     if len(picked) < 2:
-        return None
+        return []
     # the same field of each, when each record gives the best one's: "Comfort temperature"
     # of both bags, never one's comfort and the other's extreme temperature
     lead = _FIELD.match(max(picked, key=lambda r: r[0])[1].text)
     if lead is not None:
         same = [next((r for r in own if r[1].text.startswith(lead.group(0))), None) for own in owns]
         picked = [s for s in same if s is not None] if all(same) else picked
-    words = frozenset().union(*(_line_words(unit) for _, unit, _ in picked))
-    return Selection(tuple(_evidence(picked, picked, [])), None, words)
+    return picked
 
 
 def _opens(unit: Unit) -> bool:

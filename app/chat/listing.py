@@ -30,6 +30,12 @@ _ASKS = re.compile(
     r")\s*(?:at\s+all|please|then)?\s*[?.!]*\s*$",
     re.IGNORECASE,
 )
+# a second question after the kind: "do you do a student discount and how much is it?"
+_NEXT_QUESTION = re.compile(
+    r"\s*(?:,\s*(?:(?:and|or|but)\s+)?|\s(?:and|or|but)\s+)(?=(?:how|what|when|where|which|why|"
+    r"who|is|are|can|could|do|does|will|would)\b)",
+    re.IGNORECASE,
+)
 _FILLERS = frozenset("any a an the your all some other of for".split())  # noqa: SIM905
 # what a shopper calls products of any kind ("do you have anything for kids?")
 _ANY_KIND = frozenset("anything something stuff products things items gear kit".split())  # noqa: SIM905
@@ -52,7 +58,7 @@ def asks_for_list(question: str) -> Listed | None:
     if found is None:
         return None
     phrase = next(g for g in ("what", "got", "any", "show") if found.group(g) is not None)
-    said = found.group(phrase).split()
+    said = _NEXT_QUESTION.split(found.group(phrase), maxsplit=1)[0].split()
     while said and said[0].lower() in _FILLERS | _ANY_KIND:  # "any tents", "anything for kids"
         said = said[1:]
     words = stems(" ".join(w for w in said if w.lower() not in _FILLERS))

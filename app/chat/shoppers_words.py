@@ -56,6 +56,23 @@ _SAME: tuple[tuple[str, str], ...] = (
     # soles replaced are a resole: "my boots need new soles"
     (r"(?:new|replacement)\s+soles", "resoling"),
     (r"payment\s+(?:options|modalities|types)", "payment methods"),
+    # reaching the shop: "what's the fastest way to get hold of you?"
+    (r"get\s+hold\s+of\s+(?:you|u|ya|someone|somebody|anyone)", "contact you"),
+    # a person the shopper names for an errand is someone else: "can my flatmate collect it?"
+    (
+        r"my\s+(?:husband|wife|partner|flatmate|housemate|roommate|friend|mum|mom|dad|son|"
+        r"daughter|brother|sister|colleague|neighbou?r|boyfriend|girlfriend)"
+        r"(?=\s+(?:\w+\s+){0,2}?(?:collect|pick|sign|receive)\b)",
+        "someone else",
+    ),
+    # an order fetched in person is collected: "can my husband pick it up for me?"
+    (r"pick\s+it\s+up", "collect it"),
+    (r"pick\s+them\s+up", "collect them"),
+    (r"pick\s+up", "collect"),
+    # paying is the money taken: "when would you take the money for it?"
+    (r"take\s+(?:the\s+|my\s+)?money", "take payment"),
+    # a height asked: "how high is it inside?" (a tent's Peak height)
+    (r"how\s+high", "how tall"),
     (r"eta", "delivery time"),
     # the shop's own address is the one its pages give for post
     (r"postal|mailing", "post"),

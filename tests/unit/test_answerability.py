@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from app.chat.answerability import Verdict, _asked_sizes, asks_price, asks_when, coverage, judge
+from app.chat.answerability import (
+    Verdict,
+    _asked_sizes,
+    asks_price,
+    asks_when,
+    coverage,
+    judge,
+    names_in,
+)
 from app.chat.catalog import Catalog
 from app.chat.compose import WITH_CLOSEST_LINES, decline
 from app.chat.evidence import (
@@ -88,6 +96,16 @@ def test_a_code_or_name_the_pages_never_mention_is_declined() -> None:
     found = judge(asked, selection, [RETURNS], Vocabulary([h.passage for h in SHOP]))
     assert found.missing == "Manchester"  # named in the decline
     assert verdict("Do you offer an NHS discount?", [RETURNS, FAQ])[:2] == (False, "unknown_name")
+
+
+def test_a_name_with_a_capital_inside_is_a_name_wherever_it_is() -> None:
+    """ "iPhone", "easyJet": names, though they open in lower case, at a sentence's start too."""
+    assert names_in("How many times will it charge an iPhone 15?") == ["iPhone"]
+    assert names_in("easyJet cabin bags: will it fit?") == ["easyJet"]
+    assert verdict("will the tent fit in an easyJet cabin bag?", [TENT])[:2] == (
+        False,
+        "unknown_name",
+    )
 
 
 def test_a_way_of_paying_the_pages_never_name_is_unknown_in_lower_case_too() -> None:
@@ -275,6 +293,14 @@ def test_words_that_point_back_or_frame_the_asking_are_no_part_of_what_was_asked
     assert coverage("how much weight does it take?", selection, words) < 1.0
     # "how much?" alone, of the product talked about: a figure's framing, nothing asked
     assert coverage("how much?", selection, words) == 1.0
+    # nor how exact the figure is wanted, nor "how much" before the next question
+    assert coverage("Roughly what does it weigh?", selection, words) == plain
+    assert coverage("how much, and what does it weigh?", selection, words) == plain
+    # nor which of the shopper's own things is meant, nor a harm to avoid in doing it
+    assert coverage("What does it weigh? my old one was heavy", selection, words) == coverage(
+        "What does it weigh? my one was heavy", selection, words
+    )
+    assert coverage("What does it weigh without breaking it?", selection, words) == plain
 
 
 def test_the_section_a_line_sits_under_holds_words_too() -> None:
@@ -288,7 +314,13 @@ def test_the_section_a_line_sits_under_holds_words_too() -> None:
     bare = hit("Privacy Notice", kept.passage.text, kind="policy")
     question = "How long do you keep CCTV footage?"
     assert verdict(question, [kept], shop=[*SHOP, kept]) == (True, None, False)
-    assert verdict(question, [bare], shop=[*SHOP, kept])[2] is True
+    words = Vocabulary([h.passage for h in [*SHOP, kept]])
+
+    def held(found: ScoredPassage) -> float:
+        selection = select_evidence(question, (), [found], [0.0] * len(units([found])))
+        return coverage(question, selection, words)
+
+    assert held(bare) < held(kept)  # "keep" is held by the heading alone
 
 
 def test_no_evidence_at_all_is_declined() -> None:

@@ -940,6 +940,28 @@ def test_a_comparison_quotes_the_same_field_of_each_product() -> None:
     assert [line.text for line in lines] == ["Comfort temperature: 6°C", "Comfort temperature: 5°C"]
 
 
+def test_a_comparison_asking_two_things_quotes_both_of_each_product() -> None:
+    """ "which one has the lower drop, and which is lighter?": each shoe's drop and weight,
+    each shoe's lines together."""
+    four = hit("Trailrunner 4 Trail Shoe", "Specs: Weight: 295 g per shoe; Heel-to-toe drop: 8 mm")
+    five = hit("Trailrunner 5 Trail Shoe", "Specs: Weight: 275 g per shoe; Heel-to-toe drop: 6 mm")
+    passages = [four, five]
+    similarity = [0.0] * len(units(passages))
+    question = (
+        "Trailrunner 4 vs Trailrunner 5 - which one has the lower drop, and which is lighter?"
+    )
+    lines = select_evidence(question, (), passages, similarity).lines
+    assert [line.text for line in lines] == [
+        "Heel-to-toe drop: 8 mm",
+        "Weight: 295 g per shoe",
+        "Heel-to-toe drop: 6 mm",
+        "Weight: 275 g per shoe",
+    ]
+    # one thing compared: one line of each
+    one = select_evidence("trailrunner 4 or 5: which is lighter?", (), passages, similarity)
+    assert [line.text for line in one.lines] == ["Weight: 295 g per shoe", "Weight: 275 g per shoe"]
+
+
 def test_a_help_line_naming_only_other_products_is_not_the_asked_ones() -> None:
     """ "do the haworth boots come in wide fit?": the sizing FAQ's "the Ben Nevis has a wide
     (G) fitting" is about two other boots; the Haworth's own Width fitting line answers."""

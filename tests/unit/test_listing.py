@@ -38,6 +38,9 @@ def catalog() -> Catalog:
         ("What sleeping bags have you got?", "sleeping bags", False),
         ("which tents are available?", "tents", False),
         ("Which waterproof jackets for kids do you sell?", "waterproof jackets for kids", False),
+        # a second question after the kind is no part of it
+        ("do you do a student discount and how much is it?", "student discount", True),
+        ("do you sell gas canisters, and can you post them?", "gas canisters", True),
     ],
 )
 def test_a_question_asking_the_shops_range_of_a_kind_is_a_listing(

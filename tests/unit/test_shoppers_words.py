@@ -26,6 +26,11 @@ def test_retail_words_are_read_as_the_pages_words() -> None:
     assert _read("can I take it on a plane?") == "can I take it on a air travel?"
     assert _read("does it have underarm vents?") == "does it have pit zips?"
     assert _read("can I pitch the fly first?") == "can I pitch the fly first?"  # a tent's fly
+    assert _read("fastest way to get hold of you?") == "fastest way to contact you?"
+    assert _read("can my husband pick it up for me?") == "can someone else collect it for me?"
+    assert _read("when do you take the money?") == "when do you take payment?"
+    assert _read("my son is 5, what size?") == "my son is 5, what size?"  # no errand of his
+    assert _read("how high is it inside?") == "how tall is it inside?"
 
 
 def test_a_word_the_pages_use_is_left_as_it_is() -> None:
