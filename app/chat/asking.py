@@ -44,13 +44,20 @@ def asking_part(message: str, *, clauses: bool = False) -> str:
     """The sentences of ``message`` that ask (a question mark, a question's opening, a request),
     when others only tell, and with ``clauses``, of a sentence that tells of the shopper before
     it asks, what it asks; the message itself when every part asks or none does."""
-    sentences = [s for s in _SENTENCE_END.split(message.strip()) if s.strip()]
+    sentences = [p for s in _SENTENCE_END.split(message.strip()) if s.strip() for p in _led(s)]
     if clauses:
         sentences = [c for s in sentences for c in _clauses(s)]
     asking = [s for s in sentences if _asks(s)]
     if not asking or len(asking) == len(sentences):
         return message
     return " ".join(asking)
+
+
+def _led(sentence: str) -> list[str]:
+    """``sentence`` as its lead and its question, when a colon introduces the question ("For
+    night navigation I need to know: how far does the beam reach?"); else itself."""
+    lead, colon, rest = sentence.partition(": ")
+    return [f"{lead}:", rest] if colon and opens_question(rest) else [sentence]
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -78,4 +85,6 @@ def told_places_matter(message: str) -> bool:
 
 def _asks(sentence: str) -> bool:
     text = sentence.strip()
+    if text.endswith(":"):  # what introduces a question ("I need to know:") asks nothing itself
+        return False
     return text.endswith("?") or opens_question(text) or bool(_REQUEST.search(text))

@@ -1045,7 +1045,8 @@ def _asks(asked: frozenset[str], passage: Passage) -> float:
 # weigh?", "how much does the bottle hold?" and "lighter, and by how much?" do not).
 HOW_MUCH = re.compile(
     r"(?<!\bby\s)\bhow\s+much(?:\s+(?:is|are|was|were|for|would|will|to|do|does|2)\b"
-    r"|\s*[?!.]*\s*$)(?!.*\b(?:weigh|hold|carry|carries|fit|fits|pack|packs|last|lasts)\b)",
+    r"|\s*[?!.]*\s*$)(?!.*\b(?:weigh|hold|carry|carries|fit|fits|pack|packs|last|lasts|wool"
+    r"|cotton|merino|polyester|nylon|fabric|material)\b)",
     re.I,
 )
 

@@ -186,6 +186,13 @@ class TurnSearch:
             retrieval = self._retriever.search(
                 queries, texts, prefer=page, first=first, named=named
             )
+        if not retrieval.passages and earlier:
+            # nothing near enough: a follow-up read with the question before it, in one ("What's
+            # the smallest order I can use that for?" after "How does the Pay in 3 option work?")
+            queries.append(await self._encoder.encode(f"{earlier[-1]} {question}"))
+            retrieval = self._retriever.search(
+                queries, texts, prefer=page, first=first, named=named
+            )
         if named and not first:
             retrieval = await self._with_named(retrieval, named, question, vector)
         timings["search"] = time.perf_counter() - mark

@@ -2041,3 +2041,35 @@ def test_what_a_shopper_tells_before_a_question_and_sizes_in_words_are_read_as_m
         "How long does the PowerCell take to charge off an old 10W phone plug?",
     )  # fmt: skip
     assert plug.declined == "other_case", plug.answer
+
+
+def test_new_questions_comparing_two_things_or_going_on_from_the_last_are_answered(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the fortieth session's new tuning questions: a comparison asking two things
+    quoted one field of each product and was hedged; "do you do a student discount and how
+    much is it?" was hedged because "how much is it" was read as part of the kind offered; a
+    follow-up going on from the question before it ("What's the smallest order I can use that
+    for?" after Pay in 3) was under the relevance floor; "For … I need to know: how far …?"
+    was judged on its lead's words too."""
+    both, _ = ask(
+        portal, stack.chat, new_session(),
+        "Trailrunner 4 or Trailrunner 5: which has the lower drop, and which is lighter?",
+    )  # fmt: skip
+    assert both.declined is None, both.answer
+    for figure in ("8 mm", "6 mm", "295 g", "275 g"):
+        assert figure in both.answer, both.answer
+    student, _ = ask(
+        portal, stack.chat, new_session(), "do you do a student discount and how much is it?"
+    )
+    assert student.declined is None and "10% off" in student.answer, student.answer
+    session = new_session()
+    ask(portal, stack.chat, session, "Do you take Klarna?")
+    ask(portal, stack.chat, session, "How does the Pay in 3 option work?")
+    least, _ = ask(portal, stack.chat, session, "What's the smallest order I can use that for?")
+    assert least.declined is None and "£30" in least.answer, least.answer
+    beam, _ = ask(
+        portal, stack.chat, new_session(),
+        "For a night nav course I need to know: how far does the Lumen 1200R beam reach?",
+    )  # fmt: skip
+    assert beam.declined is None and "210 m" in beam.answer, beam.answer

@@ -548,6 +548,8 @@ def test_a_price_question_answered_by_a_line_without_an_amount_is_partial() -> N
     assert verdict("How much does the ClearFlow 750 bottle hold?", [bottle])[2] is False
     assert not asks_price("Which is lighter, the 800 or the 650, and by how much?")
     assert asks_price("how much does it cost?") and asks_price("how much is it?")
+    # how much of it is a material is no price
+    assert not asks_price("What is the sock made of? I want to know how much is actually wool.")
 
 
 def test_a_question_of_how_long_answered_by_a_line_without_a_time_is_partial() -> None:

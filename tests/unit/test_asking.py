@@ -24,6 +24,15 @@ from app.chat.asking import asking_part, told_places_matter
         ("Can I return it? How long do I have?", "Can I return it? How long do I have?"),
         ("I'd like the tent's weight.", "I'd like the tent's weight."),
         ("how heavy is the tent", "how heavy is the tent"),
+        # a lead that introduces the question with a colon only tells
+        (
+            "For night navigation I need to know: how far does the Lumen 1200R's beam reach?",
+            "how far does the Lumen 1200R's beam reach?",
+        ),
+        (
+            "Quick one: the Beacon 400, is it waterproof?",
+            "Quick one: the Beacon 400, is it waterproof?",
+        ),
     ],
 )
 def test_the_asking_sentences_are_apart_from_what_the_shopper_tells(
