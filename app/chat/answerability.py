@@ -846,8 +846,8 @@ _CHAT_ACRONYMS = CHAT_SHORTHAND | frozenset(
 
 
 def names_in(question: str) -> list[str]:
-    """Capitalised words after the question's first, and all-capital words, not the shop's own
-    vocabulary: "Ireland", "NHS", "Manchester"."""
+    """Capitalised words after the question's first, all-capital words and words with a capital
+    inside, not the shop's own vocabulary: "Ireland", "NHS", "Manchester", "iPhone"."""
     found = (m.group(1) or m.group(2) for m in _NAME.finditer(question.strip()))
     return [name for name in found if name not in _NOT_NAMES]
 

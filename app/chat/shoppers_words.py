@@ -9,7 +9,9 @@ too), "Christmas Eve" about 24 December, "made in the UK?" and "where is it made
 manufacture (not the materials it is made of), "I'm not in" or "nobody's home" for a delivery
 about the carrier being unable to deliver, "carry-on" about cabin luggage, "pay monthly" or
 "buy now pay later" about splitting the payment, "your postal address" or "your address"
-about the address the shop gives for post; and "I want to check …", "help me see …" open
+about the address the shop gives for post, "get hold of you" about contacting it, "pick it up"
+about collecting it ("can my husband pick it up?": someone else collecting), "take the money"
+about taking payment, "how high" about a height; and "I want to check …", "help me see …" open
 a request, asking nothing of the pages themselves.
 These are the words of retail customer service in general (not of one shop), so each is read
 as the pages' word only when the pages do not use it themselves, as an abbreviation is
