@@ -131,6 +131,12 @@ _PAID_WITH = re.compile(
 )
 # trousers by waist and leg: "a 36 long", "34 short", "32in regular"
 _WAIST_LEG = re.compile(r"\b(\d{2})\s*(?:in(?:ch)?\s*)?(regular|long|short)\b", re.I)
+# asking whether a size is still to be had: "have you still got …", "is it still available in …"
+_STILL_HAD = re.compile(
+    r"\b(?:still\s+(?:got|have|available|in\s+stock|do)|(?:have|got)\s+(?:you|u)\s+(?:still\s+)?got"
+    r"|in\s+stock\s+in|available\s+in|any\s+left\s+in|left\s+in)\b",
+    re.IGNORECASE,
+)
 # a child's shoe size: "in a 12K", "UK 10K"
 _KIDS_SIZE = re.compile(r"\b(?:UK\s?)?(\d{1,2}(?:\.5)?)K\b", re.IGNORECASE)
 _SIZES_FIELD = stems("Sizes")
@@ -189,7 +195,9 @@ def judge(
     model = catalog.unknown_model(question) if catalog is not None else None
     if model:
         return Verdict(False, "unknown_product", missing=model)
-    asked = _asked_sizes(question)
+    # whether a size is still to be had is answered by the sizes the record lists or has left,
+    # whichever they are ("still got the Trailrunner 4 in a UK 9?": "UK 7; UK 8.5")
+    asked = set() if _STILL_HAD.search(question) else _asked_sizes(question)
     if asked:
         stated = {s for line in selection.lines for s in _stated_sizes(line.text)}
         if stated and not stated & asked:

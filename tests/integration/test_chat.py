@@ -2051,7 +2051,8 @@ def test_new_questions_comparing_two_things_or_going_on_from_the_last_are_answer
     much is it?" was hedged because "how much is it" was read as part of the kind offered; a
     follow-up going on from the question before it ("What's the smallest order I can use that
     for?" after Pay in 3) was under the relevance floor; "For … I need to know: how far …?"
-    was judged on its lead's words too."""
+    was judged on its lead's words too; "Have you still got the Trailrunner 4 in a UK 9?" was
+    declined as a size the pages do not cover, though its sizes left answer it."""
     both, _ = ask(
         portal, stack.chat, new_session(),
         "Trailrunner 4 or Trailrunner 5: which has the lower drop, and which is lighter?",
@@ -2073,3 +2074,7 @@ def test_new_questions_comparing_two_things_or_going_on_from_the_last_are_answer
         "For a night nav course I need to know: how far does the Lumen 1200R beam reach?",
     )  # fmt: skip
     assert beam.declined is None and "210 m" in beam.answer, beam.answer
+    left, _ = ask(
+        portal, stack.chat, new_session(), "Have you still got the Trailrunner 4 in a UK 9?"
+    )
+    assert left.declined is None and "UK 8.5" in left.answer, left.answer

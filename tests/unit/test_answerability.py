@@ -66,6 +66,22 @@ def test_a_size_the_evidence_does_not_state_is_declined() -> None:
     )
 
 
+def test_whether_a_size_is_still_to_be_had_is_answered_by_the_sizes_left() -> None:
+    """ "Have you still got the Trailrunner 4 in a UK 9?": its "UK 7; UK 8.5" answers no."""
+    shoe = hit(
+        "Trailrunner 4 Trail Shoe",
+        "Specs: Weight: 295 g per shoe (UK 8)\nSizes: UK 7; UK 8.5\n"
+        "Stock: Discontinued: final stock in UK 7 and UK 8.5 only",
+    )
+    assert verdict("Have you still got the Trailrunner 4 in a UK 9?", [shoe])[:2] == (True, None)
+    assert verdict("Is the Trailrunner 4 still available in a UK 9?", [shoe])[:2] == (True, None)
+    # asked what it weighs in that size, the size is not covered
+    assert verdict("What does the Trailrunner 4 weigh in a UK 9?", [shoe])[:2] == (
+        False,
+        "other_size",
+    )
+
+
 def test_a_day_of_the_year_the_lines_state_other_days_for_is_declined() -> None:
     hours = hit(
         "Contact us",
