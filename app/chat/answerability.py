@@ -131,6 +131,9 @@ _PAID_WITH = re.compile(
 )
 # trousers by waist and leg: "a 36 long", "34 short", "32in regular"
 _WAIST_LEG = re.compile(r"\b(\d{2})\s*(?:in(?:ch)?\s*)?(regular|long|short)\b", re.I)
+# when an order is placed, up to what is said of it: "placed after 14:00 on a Friday, at the
+# weekend or on a bank holiday (are dispatched …)"
+_PLACED = re.compile(r"\b(?:placed|ordered)\b.*?(?=\b(?:are|is|will|get|gets)\b|[.;]|$)", re.I)
 # asking whether a size is still to be had: "have you still got …", "is it still available in …"
 _STILL_HAD = re.compile(
     r"\b(?:still\s+(?:got|have|available|in\s+stock|do)|(?:have|got)\s+(?:you|u)\s+(?:still\s+)?got"
@@ -236,8 +239,13 @@ def judge(
         return Verdict(False, "other_case", missing=day_words(question))
     # a day of the week asked of lines that state other days ("do you do sunday delivery?":
     # "Monday to Friday", "Saturday delivery costs £9.95")
-    weekdays = named_weekdays(asking_part(question))
-    on_days = {day for line in selection.lines for day in named_weekdays(line.text)}
+    # (a day by its name: "need it for the weekend" may say when, not ask of a day)
+    weekdays = named_weekdays(asking_part(question), weekend=False)
+    # not the days an order is placed on ("Orders placed … at the weekend … are dispatched on
+    # the next working day": no weekend delivery)
+    on_days = {
+        day for line in selection.lines for day in named_weekdays(_PLACED.sub(" ", line.text))
+    }
     if weekdays and on_days and not weekdays & on_days:
         return Verdict(False, "other_case", missing=weekday_words(asking_part(question)))
     known = set(_WORD.findall(everything))

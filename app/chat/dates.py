@@ -80,11 +80,11 @@ _WEEKDAY_SPAN = re.compile(
 _WEEKEND = re.compile(r"\bweekends?\b", re.IGNORECASE)
 
 
-def named_weekdays(text: str) -> set[int]:
-    """The days of the week ``text`` names (0 for Monday), those a span holds and the
-    weekend's included ("Monday to Friday": 0–4; "at the weekend": 5, 6)."""
+def named_weekdays(text: str, *, weekend: bool = True) -> set[int]:
+    """The days of the week ``text`` names (0 for Monday), those a span holds and, with
+    ``weekend``, the weekend's ("Monday to Friday": 0–4; "at the weekend": 5, 6)."""
     found = {_WEEKDAYS.index(day.lower()) for day in _WEEKDAY.findall(text)}
-    return found | spanned_weekdays(text) | ({5, 6} if _WEEKEND.search(text) else set())
+    return found | spanned_weekdays(text) | ({5, 6} if weekend and _WEEKEND.search(text) else set())
 
 
 def spanned_weekdays(text: str) -> set[int]:

@@ -2052,7 +2052,9 @@ def test_new_questions_comparing_two_things_or_going_on_from_the_last_are_answer
     follow-up going on from the question before it ("What's the smallest order I can use that
     for?" after Pay in 3) was under the relevance floor; "For … I need to know: how far …?"
     was judged on its lead's words too; "Have you still got the Trailrunner 4 in a UK 9?" was
-    declined as a size the pages do not cover, though its sizes left answer it."""
+    declined as a size the pages do not cover, though its sizes left answer it; "can I get it
+    delivered on a sunday?" was answered with "Orders placed … at the weekend … are dispatched
+    on the next working day", whose weekend is when orders are placed."""
     both, _ = ask(
         portal, stack.chat, new_session(),
         "Trailrunner 4 or Trailrunner 5: which has the lower drop, and which is lighter?",
@@ -2078,3 +2080,5 @@ def test_new_questions_comparing_two_things_or_going_on_from_the_last_are_answer
         portal, stack.chat, new_session(), "Have you still got the Trailrunner 4 in a UK 9?"
     )
     assert left.declined is None and "UK 8.5" in left.answer, left.answer
+    sunday, _ = ask(portal, stack.chat, new_session(), "Is Sunday delivery possible?")
+    assert sunday.declined == "other_case", sunday.answer

@@ -82,6 +82,25 @@ def test_whether_a_size_is_still_to_be_had_is_answered_by_the_sizes_left() -> No
     )
 
 
+def test_a_day_an_order_is_placed_on_is_no_day_of_delivery() -> None:
+    """ "can i get it delivered on a sunday?": "Orders placed … at the weekend … are dispatched on
+    the next working day" names Sunday as a day of ordering only; "need it for the weekend" says
+    when, and asks of no day."""
+    delivery = hit(
+        "Delivery",
+        "Saturday delivery costs £9.95 for orders placed by 14:00 on Friday. Orders placed after "
+        "14:00 on a Friday, at the weekend or on a bank holiday are dispatched on the next "
+        "working day.",
+        kind="policy",
+    )
+    asked = "can i get it delivered on a sunday??"
+    assert verdict(asked, [delivery], shop=[delivery])[:2] == (False, "other_case")
+    asked = "can i get it delivered on a saturday?"
+    assert verdict(asked, [delivery], shop=[delivery])[:2] == (True, None)
+    asked = "whens the cut off for saturday delivery, need it for the weekend"
+    assert verdict(asked, [delivery], shop=[delivery])[1] != "other_case"
+
+
 def test_a_day_of_the_year_the_lines_state_other_days_for_is_declined() -> None:
     hours = hit(
         "Contact us",

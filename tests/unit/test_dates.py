@@ -41,6 +41,7 @@ def test_days_of_the_week_are_read_with_their_spans_and_the_weekend() -> None:
     assert named_weekdays("Orders placed by 14:00 Monday to Friday") == {0, 1, 2, 3, 4}
     assert named_weekdays("open Monday–Saturday 09:00–17:30") == {0, 1, 2, 3, 4, 5}
     assert named_weekdays("orders placed at the weekend") == {5, 6}
+    assert named_weekdays("need it for the weekend", weekend=False) == set()
     assert named_weekdays("Next Working Day delivery") == set()
     assert weekday_words("can I collect it on Sundays?") == "Sundays"
 
