@@ -134,6 +134,8 @@ _WAIST_LEG = re.compile(r"\b(\d{2})\s*(?:in(?:ch)?\s*)?(regular|long|short)\b", 
 # when an order is placed, up to what is said of it: "placed after 14:00 on a Friday, at the
 # weekend or on a bank holiday (are dispatched …)"
 _PLACED = re.compile(r"\b(?:placed|ordered)\b.*?(?=\b(?:are|is|will|get|gets)\b|[.;]|$)", re.I)
+# asking about placing an order (on a day): what the days an order is placed on answer
+_ORDERING = re.compile(r"\b(?:order|ordered|ordering|place|placed|placing|buy|bought)\b", re.I)
 # asking whether a size is still to be had: "have you still got …", "is it still available in …"
 _STILL_HAD = re.compile(
     r"\b(?:still\s+(?:got|have|available|in\s+stock|do)|(?:have|got)\s+(?:you|u)\s+(?:still\s+)?got"
@@ -246,7 +248,12 @@ def judge(
     on_days = {
         day for line in selection.lines for day in named_weekdays(_PLACED.sub(" ", line.text))
     }
-    if weekdays and on_days and not weekdays & on_days:
+    # unless ordering on a day is what is asked ("If I order on a Sunday, when is it
+    # dispatched?"); and when only the days an order is placed on are named, they do not state
+    # the day asked for something else ("Do you do Sunday delivery?")
+    named_any = {day for line in selection.lines for day in named_weekdays(line.text)}
+    stated = named_any if _ORDERING.search(question) else on_days
+    if weekdays and named_any and not weekdays & stated:
         return Verdict(False, "other_case", missing=weekday_words(asking_part(question)))
     known = set(_WORD.findall(everything))
     # what the shopper tells of themselves is not asked ("I'm at uni in Sheffield."), unless it

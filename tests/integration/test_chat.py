@@ -2082,3 +2082,21 @@ def test_new_questions_comparing_two_things_or_going_on_from_the_last_are_answer
     assert left.declined is None and "UK 8.5" in left.answer, left.answer
     sunday, _ = ask(portal, stack.chat, new_session(), "Is Sunday delivery possible?")
     assert sunday.declined == "other_case", sunday.answer
+
+
+def test_the_days_an_order_is_placed_on_answer_ordering_on_them_and_no_delivery_on_them(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the forty-first session: "If I order on a Sunday, when will it be dispatched?"
+    was declined (the working days "Monday to Friday" were read as the days stated) though the
+    pages answer it ("Orders placed … at the weekend … are dispatched on the next working
+    day"); "Do you do Sunday delivery? I'm out all week." was answered with that line, which
+    names Sunday only as a day an order is placed on."""
+    ordering, _ = ask(
+        portal, stack.chat, new_session(), "If I order on a Sunday, when will it be dispatched?"
+    )
+    assert ordering.declined is None and "next working day" in ordering.answer, ordering.answer
+    sunday, _ = ask(
+        portal, stack.chat, new_session(), "Do you do Sunday delivery? I'm out all week."
+    )
+    assert sunday.declined == "other_case", sunday.answer

@@ -99,6 +99,26 @@ def test_a_day_an_order_is_placed_on_is_no_day_of_delivery() -> None:
     assert verdict(asked, [delivery], shop=[delivery])[:2] == (True, None)
     asked = "whens the cut off for saturday delivery, need it for the weekend"
     assert verdict(asked, [delivery], shop=[delivery])[1] != "other_case"
+    # a line naming only the days an order is placed on states no day of delivery
+    placed = hit(
+        "Delivery",
+        "Orders placed after 14:00 on a Friday, at the weekend or on a bank holiday are "
+        "dispatched on the next working day.",
+        kind="policy",
+    )
+    closed = hit("Collection", "The Collection Point is closed on Sundays.", kind="policy")
+    asked = "do you do sunday delivery? i'm out all week."
+    assert verdict(asked, [placed], shop=[placed, closed])[:2] == (False, "other_case")
+    # ordering on a day is what such a line answers, as do those naming working days
+    working = hit(
+        "Dispatch",
+        "Orders placed after 14:00, at the weekend or on a bank holiday are dispatched on the "
+        "next working day. A working day is Monday to Friday, excluding UK bank holidays.",
+        kind="policy",
+    )
+    for asked in ("if i order on a sunday, when will it be dispatched?",
+                  "i ordered on saturday, when will it go out?"):  # fmt: skip
+        assert verdict(asked, [working], shop=[working])[:2] == (True, None)
 
 
 def test_a_day_of_the_year_the_lines_state_other_days_for_is_declined() -> None:
