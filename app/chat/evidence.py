@@ -407,11 +407,12 @@ def _with_items(chosen: Sequence[_Scored], candidates: Sequence[Unit]) -> list[_
     return found
 
 
-# words that compare what two products have, not only name both
+# words that compare what two products have, or ask the same of each ("how much are both …?"),
+# not only name both
 _COMPARING = re.compile(
     r"\b(?:vs\.?|versus|compar(?:e[sd]?|ing|isons?)|differ(?:s|ences?)?|more|less|fewer|better|"
     r"worse|bigger|smaller|larger|heavier|lighter|cheaper|warmer|colder|taller|shorter|longer|"
-    r"brighter|lightest|heaviest|cheapest|warmest|brightest)\b",
+    r"brighter|lightest|heaviest|cheapest|warmest|brightest|both|the\s+two|(?:each|either)\s+of)\b",
     re.IGNORECASE,
 )
 

@@ -286,6 +286,9 @@ class ChatService:
             both = facts.catalog.compared_with(
                 question, focus, turns[-1].product if turns else None
             )
+            if not (both or listed or facts.catalog.compared(question)):
+                # "how much would both cost?" of the products the last question named
+                both = [p.title for p in facts.catalog.compared(last)]
             if both:
                 asked, focus = among(asked, both), None
         if focus is None:  # "can I use two of them?" after gift cards (a product's "them" is

@@ -2100,3 +2100,26 @@ def test_the_days_an_order_is_placed_on_answer_ordering_on_them_and_no_delivery_
         portal, stack.chat, new_session(), "Do you do Sunday delivery? I'm out all week."
     )
     assert sunday.declined == "other_case", sunday.answer
+
+
+def test_a_field_asked_of_both_products_the_last_question_named_quotes_each_ones_line(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Noticed in the fortieth session: "how much would both cost together?" after the
+    Stormhollow 2 Tent and its footprint was hedged with the footprint's price alone."""
+    session = new_session()
+    ask(
+        portal,
+        stack.chat,
+        session,
+        "I'm buying the Stormhollow 2 Tent and the Stormhollow 2 Footprint",
+    )
+    both, _ = ask(portal, stack.chat, session, "how much would both cost together?")
+    assert both.declined is None, both.answer
+    assert "Price (GBP): 289" in both.answer and "Price (GBP): 39" in both.answer, both.answer
+    session = new_session()
+    ask(
+        portal, stack.chat, session, "Tell me about the Nightjar 300 and the Fellsman sleeping bags"
+    )
+    weights, _ = ask(portal, stack.chat, session, "what do they both weigh?")
+    assert "680 g" in weights.answer and "1,550 g" in weights.answer, weights.answer

@@ -16,6 +16,7 @@ from app.chat.evidence import (
     MAX_QUOTE_CHARS,
     Evidence,
     asked_stems,
+    asks_comparison,
     kind_stems,
     names_another,
     select_evidence,
@@ -915,6 +916,26 @@ def test_a_comparison_shows_each_products_line_under_its_name() -> None:
     # naming both without comparing ("does the footprint fit the 3?") is no comparison
     fit = choose("Does the Stormhollow 2 Footprint fit the Stormhollow 3 Tent?", [FOOTPRINT, TENT])
     assert fit[0].startswith("Compatibility: Fits the Stormhollow 2 Tent only")
+
+
+def test_a_field_asked_of_both_products_quotes_each_ones_line() -> None:
+    """ "how much are both the Stormhollow 2 Tent and its footprint?": each one's price, each
+    under its name, as a comparison's lines are."""
+    tent = hit("Stormhollow 2 Tent", "Price (GBP): 289\nSpecs: Minimum weight: 1.9 kg")
+    footprint = hit(
+        "Stormhollow 2 Footprint",
+        "Price (GBP): 39\nCompatibility: Fits the Stormhollow 2 Tent only.",
+    )
+    passages = [footprint, tent]
+    similarity = [0.6 if "Compatibility" in u.text else 0.3 for u in units(passages)]
+    for question in (
+        "How much are both the Stormhollow 2 Footprint and the Stormhollow 2 Tent?",
+        "what does each of the Stormhollow 2 Footprint and the Stormhollow 2 Tent cost?",
+    ):
+        lines = select_evidence(question, (), passages, similarity).lines
+        assert [line.text for line in lines] == ["Price (GBP): 39", "Price (GBP): 289"], question
+    assert asks_comparison("and what do they both weigh?")
+    assert not asks_comparison("does the Stormhollow 2 Footprint fit the Stormhollow 2 Tent?")
 
 
 def test_a_comparison_quotes_the_same_field_of_each_product() -> None:
