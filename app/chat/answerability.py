@@ -252,8 +252,8 @@ def judge(
     # dispatched?"); and when only the days an order is placed on are named, they do not state
     # the day asked for something else ("Do you do Sunday delivery?")
     named_any = {day for line in selection.lines for day in named_weekdays(line.text)}
-    stated = named_any if _ORDERING.search(question) else on_days
-    if weekdays and named_any and not weekdays & stated:
+    days_stated = named_any if _ORDERING.search(question) else on_days
+    if weekdays and named_any and not weekdays & days_stated:
         return Verdict(False, "other_case", missing=weekday_words(asking_part(question)))
     known = set(_WORD.findall(everything))
     # what the shopper tells of themselves is not asked ("I'm at uni in Sheffield."), unless it

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.chat.evidence import stems
-from app.chat.products import cut_alone
+from app.chat.products import CUT_WORDS, cut_alone, cut_asked, tokens
 from app.index.passage import Passage
 
 _SELLS = r"(?:sell|stock|have|carry|do|offer|make)"
@@ -23,7 +23,7 @@ _YOU = r"(?:you|u|ya)"
 _ASKS = re.compile(
     r"^\s*(?:(?:so|and|ok|okay|hi|hello|hey)\b[,!]?\s*)?(?:"
     rf"(?:what|which)\s+(?:(?:kinds?|types?|sorts?|models?)\s+of\s+)?(?P<what>.+?)\s+"
-    rf"(?:do|can)\s+{_YOU}\s+{_SELLS}"
+    rf"(?:do|can)\s+{_YOU}\s+{_SELLS}(?:\s+(?P<whom>for\s+(?:women|men|kids|children|ladies)))?"
     r"|(?:what|which)\s+(?P<got>.+?)\s+(?:have\s+you\s+got|are\s+(?:there|available|for\s+sale))"
     rf"|(?P<yes>do|does)\s+{_YOU}\s+{_SELLS}\s+(?P<any>.+?)"
     r"|(?:show|list)\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?(?P<show>.+?)"
@@ -59,6 +59,7 @@ def asks_for_list(question: str) -> Listed | None:
         return None
     phrase = next(g for g in ("what", "got", "any", "show") if found.group(g) is not None)
     said = _NEXT_QUESTION.split(found.group(phrase), maxsplit=1)[0].split()
+    said += found.group("whom").split() if found.group("whom") else []  # "… have for women?"
     while said and said[0].lower() in _FILLERS | _ANY_KIND:  # "any tents", "anything for kids"
         said = said[1:]
     words = stems(" ".join(w for w in said if w.lower() not in _FILLERS))
@@ -71,6 +72,17 @@ def for_whom_only(listed: Listed) -> str | None:
     """The cut a listing asks for when it names whom, not a kind ("do you have anything for
     kids?": "kids"), as `cut_asked` gives it; None otherwise."""
     return cut_alone(listed.kind)
+
+
+def cut_and_kind(listed: Listed) -> tuple[str, frozenset[str]] | None:
+    """The cut a listing asks for and the word stems of its kind without it ("women's
+    jackets": "womens" and "jacket"; a title's cut is no word of its kind), when it names one
+    cut and a kind; None otherwise."""
+    cut = cut_asked(listed.kind)
+    if cut is None or cut_alone(listed.kind):
+        return None
+    kind = listed.words - stems(" ".join(w for w in tokens(listed.kind) if w in CUT_WORDS))
+    return (cut, kind) if kind else None
 
 
 def price(record: Passage) -> str:

@@ -49,12 +49,20 @@ from app.chat.evidence import (
     units,
 )
 from app.chat.faq_questions import PARAPHRASE_COSINE, faq_questions
-from app.chat.listing import MAX_LISTED, Listed, asks_for_list, for_whom_only, listing_answer
+from app.chat.listing import (
+    MAX_LISTED,
+    Listed,
+    asks_for_list,
+    cut_and_kind,
+    for_whom_only,
+    listing_answer,
+)
 from app.chat.messages import clean_message
 from app.chat.near_words import NEAR_WORD_SIMILARITY, near_question_words
 from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, ChatEvent, Delta, Done, TurnOutcome
 from app.chat.page_facts import PageFacts
 from app.chat.problems import SORRY, reported_problem
+from app.chat.products import cut_asked
 from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
 from app.chat.reading import among, read_question
@@ -340,6 +348,10 @@ class ChatService:
         if listed is not None and cut:  # "do you have anything for kids?"
             records = facts.catalog.cut_for(cut)
             listed = dataclasses.replace(listed, kind=f"products for {listed.kind}")
+        elif listed is not None and not records and (cut_of := cut_and_kind(listed)):
+            # "do you sell women's jackets?": the jackets cut for women
+            cut, kind = cut_of
+            records = [r for r in facts.catalog.of_kind(kind) if cut_asked(r.title) == cut]
         elif listed is not None and not records:  # "do you sell gas?": the Gas Canisters
             records = facts.catalog.titled_with(listed.words)
             listed = dataclasses.replace(listed, kind=f"{listed.kind} products")

@@ -2123,3 +2123,18 @@ def test_a_field_asked_of_both_products_the_last_question_named_quotes_each_ones
     )
     weights, _ = ask(portal, stack.chat, session, "what do they both weigh?")
     assert "680 g" in weights.answer and "1,550 g" in weights.answer, weights.answer
+
+
+def test_a_listing_of_a_kind_for_whom_it_is_cut_lists_that_cut(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the forty-first session: "do you sell women's jackets?" was answered with the
+    Helvellyn fleece's page and the size guide's line on women's sizes."""
+    listing, _ = ask(portal, stack.chat, new_session(), "do you sell women's jackets?")
+    assert listing.answer.startswith("Yes, we sell"), listing.answer
+    assert "Torridon 3L Waterproof Jacket Women's" in listing.answer, listing.answer
+    assert "Men's" not in listing.answer and "Fleece" not in listing.answer, listing.answer
+    boots, _ = ask(portal, stack.chat, new_session(), "what walking boots do you have for women?")
+    assert boots.answer.startswith("We sell"), boots.answer
+    assert "Scafell Mid Waterproof Walking Boot Women's" in boots.answer, boots.answer
+    assert "Men's" not in boots.answer, boots.answer

@@ -8,11 +8,13 @@ from app.chat.catalog import Catalog
 from app.chat.listing import (
     Listed,
     asks_for_list,
+    cut_and_kind,
     for_whom_only,
     listing_answer,
     picked_place,
     price,
 )
+from app.chat.products import cut_asked
 from tests.unit.passages import FOOTPRINT, JACKET, RETURNS, TENT, hit
 
 WAX = hit("Beeswax Leather Boot Wax", "Price (GBP): 9\nDescription: Wax for leather boots.")
@@ -164,3 +166,28 @@ def test_a_listing_that_names_whom_and_no_kind_asks_for_that_cut() -> None:
     assert [p.title for p in catalog.cut_for("womens")] == [women.passage.title]
     tents = asks_for_list("do you have any tents?")
     assert tents is not None and for_whom_only(tents) is None
+
+
+def test_a_listing_that_names_whom_and_a_kind_asks_for_that_cut_of_the_kind() -> None:
+    """Seen in the forty-first session: "do you sell women's jackets?" quoted the fleece's page
+    and the size guide's line on women's sizes; a title's cut is no word of its kind."""
+    women = hit("Torridon 3L Waterproof Jacket Women's", "Price (GBP): 229")
+    men = hit("Torridon 3L Waterproof Jacket Men's", "Price (GBP): 229")
+    catalog = Catalog(h.passage for h in [women, men, TENT, BOOT])
+    for question, words in [
+        ("do you sell women's jackets?", {"jacke"}),
+        ("do you have any waterproof jackets for women?", {"jacke", "waterproof"}),
+    ]:
+        listed = asks_for_list(question)
+        assert listed is not None and not catalog.of_kind(listed.words)
+        assert cut_and_kind(listed) == ("womens", frozenset(words)), question
+        cut, kind = cut_and_kind(listed) or ("", frozenset())
+        found = [r.title for r in catalog.of_kind(kind) if cut_asked(r.title) == cut]
+        assert found == [women.passage.title]
+    for question in ("do you have anything for kids?", "do you have any tents?"):
+        listed = asks_for_list(question)
+        assert listed is not None and cut_and_kind(listed) is None
+    # whom it is for, after the verb
+    listed = asks_for_list("what walking boots do you have for women?")
+    assert listed is not None and listed.kind == "walking boots for women"
+    assert cut_and_kind(listed) == ("womens", frozenset({"walk", "boot"}))
