@@ -34,7 +34,8 @@ _FAULT = re.compile(
     rf"(?:does{_N_T}|doesnt|won['’]?t|will\s+not|is{_N_T}|isnt|no\s+longer|never)\s+"
     r"(?:work|working|spark|sparks|light|turn\s+on|switch\s+on|charge|inflate|"
     r"hold\s+(?:air|a\s+charge|its\s+charge)|zip\s+up|close|stay\s+(?:up|inflated|closed|lit))|"
-    r"leak(?:s|ing|ed|y)|torn|ripped|snapped|cracked|(?:came|coming|fell|falling)\s+apart|"
+    r"leak(?:s|ing|ed|y)?|letting\s+(?:water|rain)\s+in|torn|ripped|snapped|cracked|"
+    r"(?:came|coming|fell|falling)\s+apart|"
     r"peeling|delaminat\w*|unstitched|punctured)\b",
     re.IGNORECASE,
 )

@@ -55,3 +55,25 @@ def among(question: str, titles: Sequence[str]) -> str:
         return question
     named = ", ".join(f"the {t}" for t in titles[:-1]) + f" or the {titles[-1]}"
     return f"{question.rstrip(' ?')}: {named}?"
+
+
+# what relates two products named together rather than asks the same of each ("does the
+# footprint fit the tent and the 3?", "can I use the filter with the bottle and the pouch?"),
+# or asks of an order holding them ("if I order the tent and its footprint, is delivery free?")
+_RELATING = re.compile(
+    r"\b(?:fits?|fitting|compatible|with|inside|into|under|on|work|works|go|goes|use|pairs?|"
+    r"instead|than|or|vs|versus|between|need|replace|replaces|order\w*|buy\w*|bought|"
+    r"deliver\w*|send|sent|ship\w*|post\w*)\b",
+    re.IGNORECASE,
+)
+_JOINED = re.compile(r"\s(?:and|&)\s", re.IGNORECASE)
+
+
+def of_each(question: str, named: Sequence[str]) -> str:
+    """A question naming two or more products together and asking the same of each ("How
+    much are the Stormhollow 2 Tent and the Stormhollow 2 Footprint?", ``named`` the titles
+    it names) read as asked of both, as a comparison is: each one's line; any other question
+    as it is."""
+    if len(named) < 2 or not _JOINED.search(question) or _RELATING.search(question):
+        return question
+    return f"{question.rstrip(' ?')}, both?"

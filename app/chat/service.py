@@ -65,7 +65,7 @@ from app.chat.problems import SORRY, reported_problem
 from app.chat.products import cut_asked
 from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
-from app.chat.reading import among, read_question
+from app.chat.reading import among, of_each, read_question
 from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.sentence_gate import SentenceGate
 from app.chat.small_talk import small_talk_reply
@@ -290,6 +290,8 @@ class ChatService:
         listed = turns[-1].listed if turns else ()
         last = turns[-1].question if turns else ""
         asked = read_question(question, last, facts.vocabulary)
+        # "how much are the tent and the footprint?": both, each one's line
+        asked = of_each(asked, [p.title for p in facts.catalog.compared(question)])
         if asks_comparison(question):  # "is it warmer than the 800?" after the 650: both
             both = facts.catalog.compared_with(
                 question, focus, turns[-1].product if turns else None

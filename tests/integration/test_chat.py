@@ -2138,3 +2138,18 @@ def test_a_listing_of_a_kind_for_whom_it_is_cut_lists_that_cut(
     assert boots.answer.startswith("We sell"), boots.answer
     assert "Scafell Mid Waterproof Walking Boot Women's" in boots.answer, boots.answer
     assert "Men's" not in boots.answer, boots.answer
+
+
+def test_products_named_together_are_each_answered_and_a_leak_is_a_fault(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the forty-first session: "How much are the Stormhollow 2 Tent and the
+    Stormhollow 2 Footprint?" showed the footprint's price alone; "my boots leak after 3
+    months" was answered with the boots' care lines."""
+    both, _ = ask(
+        portal, stack.chat, new_session(),
+        "How much are the Stormhollow 2 Tent and the Stormhollow 2 Footprint?",
+    )  # fmt: skip
+    assert "Price (GBP): 289" in both.answer and "Price (GBP): 39" in both.answer, both.answer
+    leak, _ = ask(portal, stack.chat, new_session(), "my boots leak after 3 months")
+    assert "Faulty" in leak.answer and "brush" not in leak.answer, leak.answer

@@ -14,6 +14,8 @@ from app.chat.problems import DAMAGED, FAULTY, NOT_ARRIVED, WRONG, reported_prob
         ("the zip on my jacket broke after 3 months", FAULTY),
         ("the tent I received has a torn seam", FAULTY),
         ("my headtorch wont turn on anymore", FAULTY),
+        ("my boots leak after 3 months", FAULTY),  # seen in the forty-first session
+        ("my tent is letting water in at the door", FAULTY),
         ("my order hasnt arrived and its been a week", NOT_ARRIVED),
         ("still waiting for my parcel!!", NOT_ARRIVED),
         ("I haven't received my order yet", NOT_ARRIVED),
