@@ -417,6 +417,16 @@ _COMPARING = re.compile(
 )
 
 
+# asking the same of each of several products said before ("what do they both weigh?")
+_OF_BOTH = re.compile(r"\b(?:both|the\s+two|(?:each|either)\s+of)\b", re.IGNORECASE)
+
+
+def asks_of_both(question: str) -> bool:
+    """Whether ``question`` asks the same of each of several products ("how much would both
+    cost?", "what do the two weigh?"), which it may name before or not at all."""
+    return bool(_OF_BOTH.search(question))
+
+
 def asks_comparison(question: str) -> bool:
     """Whether ``question`` compares what products have ("which is lighter", "vs"), rather than
     only naming two ("does the Stormhollow 2 Footprint fit the Stormhollow 3?")."""

@@ -44,6 +44,7 @@ from app.chat.evidence import (
     Selection,
     answers_faq,
     asks_comparison,
+    asks_of_both,
     quotable_lines,
     select_evidence,
     units,
@@ -290,15 +291,18 @@ class ChatService:
         listed = turns[-1].listed if turns else ()
         last = turns[-1].question if turns else ""
         asked = read_question(question, last, facts.vocabulary)
-        # "how much are the tent and the footprint?": both, each one's line
-        asked = of_each(asked, [p.title for p in facts.catalog.compared(question)])
-        if asks_comparison(question):  # "is it warmer than the 800?" after the 650: both
+        if not asks_comparison(question):  # "how much are the tent and the footprint?": both
+            asked = of_each(asked, [p.title for p in facts.catalog.compared(question)])
+        else:  # "is it warmer than the 800?" after the 650: both
             both = facts.catalog.compared_with(
                 question, focus, turns[-1].product if turns else None
             )
-            if not (both or listed or facts.catalog.compared(question)):
-                # "how much would both cost?" of the products the last question named
-                both = [p.title for p in facts.catalog.compared(last)]
+            names = facts.catalog.compared(question) or facts.catalog.named(question)
+            if not (both or names) and (focus or not listed) and asks_of_both(question):
+                # naming none: "what do they both weigh?" of the products the last answer
+                # showed, or "how much would both cost?" of those the last question named
+                shown = [p.title for d in listed if (p := facts.catalog.document(d))]
+                both = shown or [p.title for p in facts.catalog.compared(last)]
             if both:
                 asked, focus = among(asked, both), None
         if focus is None:  # "can I use two of them?" after gift cards (a product's "them" is

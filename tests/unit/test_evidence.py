@@ -17,6 +17,7 @@ from app.chat.evidence import (
     Evidence,
     asked_stems,
     asks_comparison,
+    asks_of_both,
     kind_stems,
     names_another,
     select_evidence,
@@ -935,6 +936,8 @@ def test_a_field_asked_of_both_products_quotes_each_ones_line() -> None:
         lines = select_evidence(question, (), passages, similarity).lines
         assert [line.text for line in lines] == ["Price (GBP): 39", "Price (GBP): 289"], question
     assert asks_comparison("and what do they both weigh?")
+    assert asks_of_both("and what do they both weigh?") and asks_of_both("what do the two cost?")
+    assert not asks_of_both("and how much heavier is the Torridon than the Skiddaw?")
     assert not asks_comparison("does the Stormhollow 2 Footprint fit the Stormhollow 2 Tent?")
 
 
