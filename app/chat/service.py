@@ -291,9 +291,7 @@ class ChatService:
         listed = turns[-1].listed if turns else ()
         last = turns[-1].question if turns else ""
         asked = read_question(question, last, facts.vocabulary)
-        if not asks_comparison(question):  # "how much are the tent and the footprint?": both
-            asked = of_each(asked, [p.title for p in facts.catalog.compared(question)])
-        else:  # "is it warmer than the 800?" after the 650: both
+        if asks_comparison(question):  # "is it warmer than the 800?" after the 650: both
             both = facts.catalog.compared_with(
                 question, focus, turns[-1].product if turns else None
             )
@@ -305,6 +303,8 @@ class ChatService:
                 both = shown or [p.title for p in facts.catalog.compared(last)]
             if both:
                 asked, focus = among(asked, both), None
+        else:  # "how much are the tent and the footprint?": asked of both
+            asked = of_each(asked, [p.title for p in facts.catalog.compared(question)])
         if focus is None:  # "can I use two of them?" after gift cards (a product's "them" is
             # the product the conversation is on)
             asked = resolve_plural(asked, last, facts.vocabulary.holds_phrase)
