@@ -267,11 +267,16 @@ class Catalog:
         "fleec", "jacke", "tent")."""
         return self._kind_names
 
-    def of_kind(self, words: frozenset[str]) -> list[Passage]:
+    def of_kind(self, words: frozenset[str], cut: str | None = None) -> list[Passage]:
         """The first passage of each product of a kind, in the catalogue's order: its title
         holds every one of ``words`` (word stems: "tent" for "tents") and ends in one of them
-        ("boots": the Ben Nevis Leather Mountain Boot, not the Beeswax Leather Boot Wax)."""
-        return [record for record, said, last in self._kinds if words <= said and last & words]
+        ("boots": the Ben Nevis Leather Mountain Boot, not the Beeswax Leather Boot Wax); with
+        ``cut`` ("womens", as `cut_asked` gives it), only the products cut for it."""
+        return [
+            record
+            for record, said, last in self._kinds
+            if words <= said and last & words and (cut is None or cut_asked(record.title) == cut)
+        ]
 
     def titled_with(self, words: frozenset[str]) -> list[Passage]:
         """The first passage of each product whose title holds every one of ``words`` (word

@@ -407,12 +407,11 @@ def _with_items(chosen: Sequence[_Scored], candidates: Sequence[Unit]) -> list[_
     return found
 
 
-# words that compare what two products have, or ask the same of each ("how much are both …?"),
-# not only name both
+# words that compare what two products have, not only name both
 _COMPARING = re.compile(
     r"\b(?:vs\.?|versus|compar(?:e[sd]?|ing|isons?)|differ(?:s|ences?)?|more|less|fewer|better|"
     r"worse|bigger|smaller|larger|heavier|lighter|cheaper|warmer|colder|taller|shorter|longer|"
-    r"brighter|lightest|heaviest|cheapest|warmest|brightest|both|the\s+two|(?:each|either)\s+of)\b",
+    r"brighter|lightest|heaviest|cheapest|warmest|brightest)\b",
     re.IGNORECASE,
 )
 
@@ -428,9 +427,10 @@ def asks_of_both(question: str) -> bool:
 
 
 def asks_comparison(question: str) -> bool:
-    """Whether ``question`` compares what products have ("which is lighter", "vs"), rather than
-    only naming two ("does the Stormhollow 2 Footprint fit the Stormhollow 3?")."""
-    return bool(_COMPARING.search(question))
+    """Whether ``question`` compares what products have ("which is lighter", "vs") or asks the
+    same of each ("how much are both …?"), rather than only naming two ("does the Stormhollow 2
+    Footprint fit the Stormhollow 3?")."""
+    return bool(_COMPARING.search(question)) or asks_of_both(question)
 
 
 @functools.cache

@@ -63,7 +63,6 @@ from app.chat.near_words import NEAR_WORD_SIMILARITY, near_question_words
 from app.chat.outcome import LOW_GROUNDEDNESS_NOTE, ChatEvent, Delta, Done, TurnOutcome
 from app.chat.page_facts import PageFacts
 from app.chat.problems import SORRY, reported_problem
-from app.chat.products import cut_asked
 from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
 from app.chat.reading import among, of_each, read_question
@@ -295,8 +294,12 @@ class ChatService:
             both = facts.catalog.compared_with(
                 question, focus, turns[-1].product if turns else None
             )
-            names = facts.catalog.compared(question) or facts.catalog.named(question)
-            if not (both or names) and (focus or not listed) and asks_of_both(question):
+            if (
+                not both
+                and (focus or not listed)
+                and asks_of_both(question)
+                and not (facts.catalog.compared(question) or facts.catalog.named(question))
+            ):
                 # naming none: "what do they both weigh?" of the products the last answer
                 # showed, or "how much would both cost?" of those the last question named
                 shown = [p.title for d in listed if (p := facts.catalog.document(d))]
@@ -357,7 +360,7 @@ class ChatService:
         elif listed is not None and not records and (cut_of := cut_and_kind(listed)):
             # "do you sell women's jackets?": the jackets cut for women
             cut, kind = cut_of
-            records = [r for r in facts.catalog.of_kind(kind) if cut_asked(r.title) == cut]
+            records = facts.catalog.of_kind(kind, cut)
         elif listed is not None and not records:  # "do you sell gas?": the Gas Canisters
             records = facts.catalog.titled_with(listed.words)
             listed = dataclasses.replace(listed, kind=f"{listed.kind} products")
