@@ -60,7 +60,14 @@ from dataclasses import dataclass, replace
 from app.chat.asking import asking_part, told_places_matter
 from app.chat.catalog import Catalog, Product
 from app.chat.conditions import other_case
-from app.chat.dates import day_words, named_days, named_weekdays, states_day, weekday_words
+from app.chat.dates import (
+    day_words,
+    named_days,
+    named_weekdays,
+    spanned_day_names,
+    states_day,
+    weekday_words,
+)
 from app.chat.evidence import (
     CHAT_SHORTHAND,
     FIELD_NAMES,
@@ -255,7 +262,9 @@ def judge(
     days_stated = named_any if _ORDERING.search(question) else on_days
     if weekdays and named_any and not weekdays & days_stated:
         return Verdict(False, "other_case", missing=weekday_words(asking_part(question)))
-    known = set(_WORD.findall(everything))
+    # a day of the week a span holds is no name the pages never mention ("on a Tuesday":
+    # "Monday to Saturday")
+    known = set(_WORD.findall(everything)) | spanned_day_names(everything)
     # what the shopper tells of themselves is not asked ("I'm at uni in Sheffield."), unless it
     # says where the thing asked about is to go ("I live in Iceland. Do you ship there?")
     asking = asking_part(question)
@@ -625,8 +634,12 @@ def coverage(
         named |= kinds
     for word in said:
         own = vocabulary.spelled(word)
-        if own in named or own in FRAMING or (len(word) < 4 and not vocabulary.knows(own)):
-            continue  # the product's name; chat shorthand the pages never use ("u", "ffs", "mum")
+        if own in named or own in FRAMING:
+            continue  # the product's name; what frames the asking ("tell me about")
+        if own in _WANTING and not _held(word, own, selection, near):
+            continue  # what the shopper needs is asked only where the lines say it
+        if len(word) < 4 and not vocabulary.knows(own):
+            continue  # chat shorthand the pages never use ("u", "ffs", "mum")
         if _REFERENCE.fullmatch(word) and not vocabulary.knows(own):
             continue  # the shopper's order or invoice number ("cancel order 00123842")
         weight = vocabulary.weight(own)
@@ -641,7 +654,23 @@ def _held(word: str, own: str, selection: Selection, near: frozenset[str]) -> bo
     spell it): by spelling, by the field a shopper's word names ("accessories": Compatibility),
     or by meaning (``near``)."""
     held = selection.held_words
-    return own in held or bool(set(FIELD_NAMES.get(word, ())) & held) or word in near
+    return (
+        own in held
+        or bool(set(FIELD_NAMES.get(word, ())) & held)
+        or word in near
+        or _unnegated(word) in held
+    )
+
+
+def _unnegated(word: str) -> str:
+    """The stem of what ``word`` negates by its prefix ("uncomfortable": "comfortable", which
+    "Comfort temperature" holds), or "" for any other word."""
+    return stem(word[2:]) if word.startswith("un") and len(word) >= 7 else ""
+
+
+# what the shopper needs or wants frames what is asked ("before I need a new one", "do I need
+# to …?"), unless the lines say what is needed (word stems)
+_WANTING = frozenset({stem("need"), stem("want")})
 
 
 # shipping a thing is delivering it: "can you ship the PowerCell to Canada?" is answered by the

@@ -96,6 +96,12 @@ def spanned_weekdays(text: str) -> set[int]:
     return found
 
 
+def spanned_day_names(text: str) -> set[str]:
+    """The names, in lower case, of the days of the week the spans ``text`` gives hold
+    ("Monday to Saturday": "tuesday" among them)."""
+    return {_WEEKDAYS[day] for day in spanned_weekdays(text)}
+
+
 def weekday_words(text: str) -> str:
     """The first day of the week ``text`` names, as written ("sunday")."""
     found = _WEEKDAY.search(text)

@@ -130,6 +130,52 @@ _COUNTRY_OF: dict[str, str] = {
     }.items()
     for city in cities.split(",")
 }
+# a country's adjective, as an address or a parcel is given one ("a Dutch address", "Irish
+# customs"), read as the country; not those also a make or a thing ("American Express",
+# "Swiss army knife", "French press")
+_OF_COUNTRY: dict[str, str] = {
+    demonym: country
+    for country, demonyms in {
+        "Netherlands": "Dutch",
+        "France": "French",
+        "Germany": "German",
+        "Spain": "Spanish",
+        "Italy": "Italian",
+        "Ireland": "Irish",
+        "Belgium": "Belgian",
+        "Portugal": "Portuguese",
+        "Austria": "Austrian",
+        "Denmark": "Danish",
+        "Sweden": "Swedish",
+        "Finland": "Finnish",
+        "Poland": "Polish",
+        "Greece": "Greek",
+        "Czechia": "Czech",
+        "Hungary": "Hungarian",
+        "Romania": "Romanian",
+        "Bulgaria": "Bulgarian",
+        "Croatia": "Croatian",
+        "Slovakia": "Slovak, Slovakian",
+        "Slovenia": "Slovenian, Slovene",
+        "Estonia": "Estonian",
+        "Latvia": "Latvian",
+        "Lithuania": "Lithuanian",
+        "Malta": "Maltese",
+        "Cyprus": "Cypriot",
+        "Luxembourg": "Luxembourgish",
+        "Norway": "Norwegian",
+        "Iceland": "Icelandic",
+        "Canada": "Canadian",
+        "Australia": "Australian",
+        "New Zealand": "Kiwi",
+    }.items()
+    for demonym in (d.strip() for d in demonyms.split(","))
+}
+GAZETTEER |= {demonym: GAZETTEER[country] for demonym, country in _OF_COUNTRY.items()}
+GAZETTEER["Northern Irish"] = GAZETTEER["Belfast"]  # not Irish: Northern Ireland
+_COUNTRY_OF |= _OF_COUNTRY
+# a country's adjective as the answer names the place
+_SPOKEN = {**_OF_COUNTRY, "Dutch": "the Netherlands", "Northern Irish": "Northern Ireland"}
 # Left out: places more often something else in a message (Perth, in Scotland and Australia;
 # Douglas, Harris, Lewis, Jordan, Georgia: names; Reading, Nice: words)
 
@@ -242,11 +288,11 @@ class Places:
         when it did nothing. A place read as a catch-all region is not said to be covered."""
         found = dict(self.resolved(question))
         said = [
-            f"{_canonical(place)} under {_the(region)}"
+            f"{_spoken(_canonical(place))} under {_the(region)}"
             for place, region in found.items()
-            if region not in CATCH_ALL
+            if region not in CATCH_ALL and _spoken(_canonical(place)) != region
         ]
-        loose = {_canonical(place): region for place, region in found.items()
+        loose = {_spoken(_canonical(place)): region for place, region in found.items()
                  if region in CATCH_ALL}  # fmt: skip
         notes = [f"Our pages cover {' and '.join(said)}."] if said else []
         if loose:
@@ -267,7 +313,8 @@ class Places:
             region = self.region_of(_canonical(match.group(1)))
             return _the(region) if region else match.group(1)
 
-        return re.sub(r"\b(the)\s+the\b", r"\1", _PLACE.sub(instead, question), flags=re.I)
+        read = _PLACE.sub(instead, question)  # "a Dutch address": "the EU address"
+        return re.sub(r"\b(?:the|an?)\s+(the)\b", r"\1", read, flags=re.I)
 
     def with_catch_all(self, question: str) -> str:
         """``question`` with each place the pages list under a catch-all region followed by
@@ -305,7 +352,7 @@ _CANONICAL = {name.lower(): name for name in _KNOWN}
 # jersey", not "150 g/m² jersey" nor "grips made from cork")
 _ALSO_WORDS = frozenset(
     """bath wick mull cork hull derby stoke turkey china jersey sark kent wales durham lincoln
-    york skye harris lewis america""".split()  # noqa: SIM905
+    york skye harris lewis america polish kiwi""".split()  # noqa: SIM905
 ) | {"the states"}
 _AFTER_WHERE = r"(?:(?<=\bto )|(?<=\bin )|(?<=\b2 ))"  # "2": "to" in a text message
 
@@ -329,3 +376,9 @@ def _canonical(found: str) -> str:
 def _the(region: str) -> str:
     """A region as a sentence names it: "the EU", "the rest of the world", "Northern Ireland"."""
     return f"the {region}" if region.islower() or region.isupper() else region
+
+
+def _spoken(place: str) -> str:
+    """A place as the answer names it: a country's adjective as the country ("Dutch": the
+    Netherlands), the rest as written."""
+    return _SPOKEN.get(place, place)

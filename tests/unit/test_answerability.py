@@ -1095,3 +1095,41 @@ def test_a_thing_asked_whether_offered_must_be_in_the_lines_shown() -> None:
     stock = hit("Stock", "Out-of-stock items can be ordered as a back order.", kind="policy")
     asked = "The sweater I want is out of stock. Is there any way I can still order it?"
     assert verdict(asked, [stock], shop=[stock]) == (True, None, False)
+
+
+def test_a_word_negated_by_its_prefix_is_held_by_what_it_negates() -> None:
+    """"before I'm uncomfortable in it?": "Comfort temperature: 6°C" holds it."""
+    bag = hit("Nightjar 300 Down Sleeping Bag", "Specs: Comfort temperature: 6°C")
+    words = Vocabulary([h.passage for h in [*SHOP, bag]])
+    selection = select_evidence("comfort cold", (), [bag], [0.0] * len(units([bag])))
+    assert coverage("uncomfortable", selection, words) == 1.0
+    assert coverage("unzipped", selection, words) == 0.0  # "zipped" is not held either
+
+
+def test_what_the_shopper_needs_frames_what_is_asked() -> None:
+    """"before I need a new one": the lines need not hold "need" or "want"."""
+    words = Vocabulary([h.passage for h in SHOP])
+    selection = select_evidence("change order", (), [FAQ], [0.0] * len(units([FAQ])))
+    assert coverage("need to change my order", selection, words) == coverage(
+        "change my order", selection, words
+    )
+    assert coverage("want to change my order", selection, words) == coverage(
+        "change my order", selection, words
+    )
+
+
+def test_a_day_of_the_week_a_span_holds_is_no_unknown_name() -> None:
+    """"on a Tuesday": the pages' "Monday to Saturday" holds it; a place they never name is
+    still unknown."""
+    collect = hit(
+        "Click & Collect",
+        "Orders placed between 09:00 and 15:00 Monday to Saturday are ready within 2 hours.",
+        kind="policy",
+    )
+    asked = "If I place a Click & Collect order on a Tuesday, how soon could I pick it up?"
+    assert verdict(asked, [collect], shop=[*SHOP, collect])[:2] == (True, None)
+    assert verdict(
+        "If I place a Click & Collect order on a Tuesday, can I pick it up in Harrogate?",
+        [collect],
+        shop=[*SHOP, collect],
+    )[:2] == (False, "unknown_name")

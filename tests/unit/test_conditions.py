@@ -111,3 +111,14 @@ def test_another_quantity_of_the_thing_the_figure_is_stated_with() -> None:
     langdale = frozenset({"langd", "2l", "waterproof", "jacke"})
     asked = "The zip failed on my Langdale 2L jacket. What will I get under warranty?"
     assert other_case(asked, successor, SIBLINGS, named=langdale) is None
+
+
+def test_a_list_in_brackets_starts_with_an_item_of_its_own() -> None:
+    """"Next Working Day, Saturday or Express": the first item is three words, and its last
+    word is no alternative; asked from "the day it arrived", a Saturday line is no other case."""
+    siblings = alternatives(["Premium services (Next Working Day, Saturday or Express)."])
+    assert stem("day") not in siblings
+    assert siblings[stem("saturday")] == {stem("express")}
+    line = "Free drop-off at our Leeds Collection Point (Monday to Saturday 09:00–17:30)."
+    asked = "How long have I got from the day it arrived to send it back?"
+    assert other_case(asked, line, siblings) is None

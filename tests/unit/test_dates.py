@@ -6,6 +6,7 @@ from app.chat.dates import (
     day_words,
     named_days,
     named_weekdays,
+    spanned_day_names,
     spanned_weekdays,
     states_day,
     weekday_words,
@@ -50,3 +51,11 @@ def test_a_span_of_days_of_the_week_is_told_from_a_day_named_alone() -> None:
     line = "open Monday to Saturday; orders placed on a Sunday are ready the next opening day"
     assert spanned_weekdays(line) == {0, 1, 2, 3, 4, 5}
     assert named_weekdays(line) == {0, 1, 2, 3, 4, 5, 6}
+
+
+def test_the_names_of_the_days_a_span_holds() -> None:
+    line = "Orders placed between 09:00 and 15:00 Monday to Saturday are ready within 2 hours."
+    assert spanned_day_names(line) == {
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
+    }  # fmt: skip
+    assert spanned_day_names("Closed on Sundays.") == set()

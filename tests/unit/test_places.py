@@ -189,3 +189,24 @@ def test_a_figure_typed_with_its_unit_on_is_read_as_the_pages_write_it() -> None
     assert read_question("a 104cm chest?", "", vocabulary) == "a 104 cm chest?"
     assert read_question("the 450G canister", "", vocabulary) == "the 450 G canister"
     assert read_question("the torridon 3L", "", vocabulary) == "the torridon 3L"  # a model
+
+
+def test_a_countrys_adjective_is_read_as_the_country() -> None:
+    """"a Dutch address" is the Netherlands', in the EU; "Northern Irish" is not Irish."""
+    places = Places(SHIPPING)
+    asked = "I'm ordering from a Dutch address. Will the courier ask me for import VAT?"
+    assert places.resolved(asked) == [("Dutch", "EU")]
+    assert places.read(asked) == (
+        "I'm ordering from the EU address. Will the courier ask me for import VAT?"
+    )
+    assert places.note(asked) == "Our pages cover the Netherlands under the EU."
+    northern = "do you deliver to a northern irish address?"
+    assert places.resolved(northern) == [("northern irish", "Northern Ireland")]
+    assert places.note(northern) == ""  # nothing to say: it is the region the pages name
+    # the pages name Norway: read as it, with nothing to say
+    norwegian = "Will a Norwegian address pay import duty?"
+    assert places.resolved(norwegian) == [("Norwegian", "Norway")]
+    assert places.note(norwegian) == ""
+    # a thing, not a country's: boot polish is not Poland's
+    assert places.resolved("is boot polish sent with the boots?") == []
+    assert places.resolved("do you sell French presses?") == []  # no goods going anywhere
