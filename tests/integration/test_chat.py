@@ -2153,3 +2153,36 @@ def test_products_named_together_are_each_answered_and_a_leak_is_a_fault(
     assert "Price (GBP): 289" in both.answer and "Price (GBP): 39" in both.answer, both.answer
     leak, _ = ask(portal, stack.chat, new_session(), "my boots leak after 3 months")
     assert "Faulty" in leak.answer and "brush" not in leak.answer, leak.answer
+
+
+def test_a_countrys_adjective_a_weekday_in_a_span_and_a_negated_word_are_read_as_meant(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the forty-second session: "a French address" was declined as a name the pages
+    never mention, as was "on a Wednesday" beside "Monday to Saturday"; "before I'm
+    uncomfortable" was hedged beside "Comfort temperature"; "from the day it arrived" was
+    declined as another case than "Next Working Day"'s."""
+    french, _ = ask(
+        portal, stack.chat, new_session(),
+        "Will a French address have to pay import VAT when the parcel turns up?",
+    )  # fmt: skip
+    assert french.declined is None, french.answer
+    assert french.answer.startswith("Our pages cover France under the EU."), french.answer
+    assert "Delivered Duty Paid" in french.answer, french.answer
+    collect, _ = ask(
+        portal, stack.chat, new_session(),
+        "If I order Click & Collect on a Wednesday morning, when can I pick it up?",
+    )  # fmt: skip
+    assert collect.declined is None, collect.answer
+    assert "Monday to Saturday are ready within 2 hours" in collect.answer, collect.answer
+    cold, _ = ask(
+        portal, stack.chat, new_session(),
+        "How cold can the Nightjar 300 go before I'm uncomfortable?",
+    )  # fmt: skip
+    assert cold.declined is None and "Comfort temperature: 6°C" in cold.answer, cold.answer
+    back, _ = ask(
+        portal, stack.chat, new_session(),
+        "I want to post back a fleece. How long have I got from the day it arrived, and can I "
+        "drop it at the Post Office?",
+    )  # fmt: skip
+    assert back.declined is None and "Post Office" in back.answer, back.answer

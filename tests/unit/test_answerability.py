@@ -1098,7 +1098,7 @@ def test_a_thing_asked_whether_offered_must_be_in_the_lines_shown() -> None:
 
 
 def test_a_word_negated_by_its_prefix_is_held_by_what_it_negates() -> None:
-    """"before I'm uncomfortable in it?": "Comfort temperature: 6°C" holds it."""
+    """ "before I'm uncomfortable in it?": "Comfort temperature: 6°C" holds it."""
     bag = hit("Nightjar 300 Down Sleeping Bag", "Specs: Comfort temperature: 6°C")
     words = Vocabulary([h.passage for h in [*SHOP, bag]])
     selection = select_evidence("comfort cold", (), [bag], [0.0] * len(units([bag])))
@@ -1107,7 +1107,7 @@ def test_a_word_negated_by_its_prefix_is_held_by_what_it_negates() -> None:
 
 
 def test_what_the_shopper_needs_frames_what_is_asked() -> None:
-    """"before I need a new one": the lines need not hold "need" or "want"."""
+    """ "before I need a new one": the lines need not hold "need" or "want"."""
     words = Vocabulary([h.passage for h in SHOP])
     selection = select_evidence("change order", (), [FAQ], [0.0] * len(units([FAQ])))
     assert coverage("need to change my order", selection, words) == coverage(
@@ -1119,7 +1119,7 @@ def test_what_the_shopper_needs_frames_what_is_asked() -> None:
 
 
 def test_a_day_of_the_week_a_span_holds_is_no_unknown_name() -> None:
-    """"on a Tuesday": the pages' "Monday to Saturday" holds it; a place they never name is
+    """ "on a Tuesday": the pages' "Monday to Saturday" holds it; a place they never name is
     still unknown."""
     collect = hit(
         "Click & Collect",

@@ -114,7 +114,7 @@ def test_another_quantity_of_the_thing_the_figure_is_stated_with() -> None:
 
 
 def test_a_list_in_brackets_starts_with_an_item_of_its_own() -> None:
-    """"Next Working Day, Saturday or Express": the first item is three words, and its last
+    """ "Next Working Day, Saturday or Express": the first item is three words, and its last
     word is no alternative; asked from "the day it arrived", a Saturday line is no other case."""
     siblings = alternatives(["Premium services (Next Working Day, Saturday or Express)."])
     assert stem("day") not in siblings

@@ -192,7 +192,7 @@ def test_a_figure_typed_with_its_unit_on_is_read_as_the_pages_write_it() -> None
 
 
 def test_a_countrys_adjective_is_read_as_the_country() -> None:
-    """"a Dutch address" is the Netherlands', in the EU; "Northern Irish" is not Irish."""
+    """ "a Dutch address" is the Netherlands', in the EU; "Northern Irish" is not Irish."""
     places = Places(SHIPPING)
     asked = "I'm ordering from a Dutch address. Will the courier ask me for import VAT?"
     assert places.resolved(asked) == [("Dutch", "EU")]
