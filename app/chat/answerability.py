@@ -76,6 +76,7 @@ from app.chat.evidence import (
     Selection,
     asked_stems,
     asks_comparison,
+    differing,
     elliptical,
     field_label,
     kind_stems,
@@ -623,6 +624,8 @@ def coverage(
         asked = asked.replace(place, " ")
     if _MUCH.search(asked):  # "how much is it?", "how much does it weigh?": a figure's framing
         named.add("much")
+    if asks_comparison(question):  # "what's the difference between …": how they differ
+        named |= differing()
     asked = _POINTING.sub(" ", asked)  # "the second one", "at the moment": no content asked
     asked = _TAKING.sub(" ", asked)  # "can I take it on a plane?": the plane is asked
     asked = _ROUGHLY.sub(" ", asked)  # "roughly how much?": how exact an answer is wanted

@@ -37,9 +37,7 @@ _BRACKETS = re.compile(r"\(([^()]*)\)")
 _ITEM = r"[A-Za-z][A-Za-z-]{2,}"
 # "alkaline, lithium or NiMH", "lithium and NiMH"; the first an item of its own, not the last
 # word of one ("Next Working Day, Saturday or Express": no "Day")
-_LIST = re.compile(
-    rf"(?<![A-Za-z]\s)\b({_ITEM})((?:,\s+{_ITEM})*),?\s+(?:or|and)\s+({_ITEM})\b"
-)
+_LIST = re.compile(rf"(?<![A-Za-z]\s)\b({_ITEM})((?:,\s+{_ITEM})*),?\s+(?:or|and)\s+({_ITEM})\b")
 _MORE = re.compile(rf",\s+({_ITEM})")
 
 # a figure with its unit: what a condition is attached to

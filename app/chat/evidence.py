@@ -411,7 +411,7 @@ def _with_items(chosen: Sequence[_Scored], candidates: Sequence[Unit]) -> list[_
 _COMPARING = re.compile(
     r"\b(?:vs\.?|versus|compar(?:e[sd]?|ing|isons?)|differ(?:s|ences?)?|more|less|fewer|better|"
     r"worse|bigger|smaller|larger|heavier|lighter|cheaper|warmer|colder|taller|shorter|longer|"
-    r"brighter|lightest|heaviest|cheapest|warmest|brightest)\b",
+    r"brighter|lightest|heaviest|cheapest|warmest|brightest|(?:the\s+)?same\s+as)\b",
     re.IGNORECASE,
 )
 
@@ -437,7 +437,7 @@ def asks_comparison(question: str) -> bool:
 def differing() -> frozenset[str]:
     """The stems of a comparison's words that ask nothing of the products but how they differ
     ("compare" is no "Compatibility")."""
-    return stems("difference differ different between compare compared comparing vs versus")
+    return stems("difference differ different between compare compared comparing vs versus same")
 
 
 def _compared_lines(

@@ -1133,3 +1133,19 @@ def test_a_day_of_the_week_a_span_holds_is_no_unknown_name() -> None:
         [collect],
         shop=[*SHOP, collect],
     )[:2] == (False, "unknown_name")
+
+
+def test_a_comparisons_own_words_and_the_products_it_compares_are_no_words_asked() -> None:
+    """ "what's the difference between the Stormhollow 2 Tent and the Footprint?": each one's
+    description answers it; "difference", "between" and the names are not held by it."""
+    catalog = Catalog([h.passage for h in SHOP])
+    asked = "what's the difference between the Stormhollow 2 Tent and the Stormhollow 2 Footprint?"
+    passages = [TENT, FOOTPRINT]
+    selection = select_evidence(asked, (), passages, [0.0] * len(units(passages)))
+    found = judge(
+        asked, selection, passages, Vocabulary([h.passage for h in SHOP]), catalog=catalog
+    )
+    assert found == Verdict(True)
+    # outside a comparison "between" is asked ("pitches between the trees?")
+    words = Vocabulary([h.passage for h in SHOP])
+    assert coverage("pitches between trees", selection, words) < 1.0

@@ -939,6 +939,9 @@ def test_a_field_asked_of_both_products_quotes_each_ones_line() -> None:
     assert asks_of_both("and what do they both weigh?") and asks_of_both("what do the two cost?")
     assert not asks_of_both("and how much heavier is the Torridon than the Skiddaw?")
     assert not asks_comparison("does the Stormhollow 2 Footprint fit the Stormhollow 2 Tent?")
+    # "is X the same as Y?" compares them
+    assert asks_comparison("Is the warranty on the Trailrunner 5 the same as on the Scafell?")
+    assert not asks_comparison("Can I have the same day delivery as last time?")
 
 
 def test_a_comparison_quotes_the_same_field_of_each_product() -> None:
