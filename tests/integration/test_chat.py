@@ -2186,3 +2186,22 @@ def test_a_countrys_adjective_a_weekday_in_a_span_and_a_negated_word_are_read_as
         "drop it at the Post Office?",
     )  # fmt: skip
     assert back.declined is None and "Post Office" in back.answer, back.answer
+
+
+def test_a_comparisons_own_words_ask_nothing_and_the_same_as_compares(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the forty-first session: "what's the difference between the nightjar 300 and
+    500?" was hedged beside both bags' descriptions; "Is the Cairngorm 650 the same as the
+    Cairngorm 800?" showed the 650's description alone."""
+    difference, _ = ask(
+        portal, stack.chat, new_session(),
+        "What's the difference between the Nightjar 300 and the Nightjar 500?",
+    )  # fmt: skip
+    assert difference.declined is None, difference.answer
+    assert "**Nightjar 300 Down Sleeping Bag**" in difference.answer, difference.answer
+    assert "**Nightjar 500 Down Sleeping Bag**" in difference.answer, difference.answer
+    same, _ = ask(
+        portal, stack.chat, new_session(), "Is the Cairngorm 650 the same as the Cairngorm 800?"
+    )
+    assert "650 fill power" in same.answer and "800 fill power" in same.answer, same.answer
