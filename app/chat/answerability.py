@@ -309,6 +309,8 @@ def judge(
         return Verdict(True, partial=True)  # "how much do replacement pegs cost?": "Pegs: 12"
     if asks_time(asking) and not any(_TIME.search(e.text) for e in selection.shown):
         return Verdict(True, partial=True)  # "how long does it take to inflate?": its care line
+    if asks_measure(asking) and not any(_COUNTED.search(e.text) for e in selection.shown):
+        return Verdict(True, partial=True)  # "the hydrostatic head of its membrane?": materials
     if asks_when(asking) and not any(_WHEN.search(e.text) for e in selection.shown):
         return Verdict(True, partial=True)  # "when's it back in XS?": "out of stock in XS"
     if _other_topic(asking, selection, passages, topics):
@@ -512,6 +514,29 @@ _WHEN = re.compile(
     r"|january|february|march|april|may|june|july|august|september|october|november|december"
     r"|today|tomorrow|tonight)\b|\b\d{1,2}(?::\d{2}|\s?[ap]m)\b"
     r"|\b(?:when|once|after|before|by|on\s+dispatch|if|unless|every|up\s+to)\b",
+    re.I,
+)
+
+
+def asks_measure(question: str) -> bool:
+    """Whether ``question`` asks a measure, which only a figure answers ("how wide is it?",
+    "what's the hydrostatic head of …?", "how heavy is it in grams?"); not a time nor a price,
+    asked and checked on their own."""
+    return bool(_MEASURE_ASKED.search(question))
+
+
+_MEASURE_ASKED = re.compile(
+    r"\bhow\s+(?:many|wide|far|heavy|big|tall|high|deep|thick|warm|cold)\b"
+    r"|\bhow\s+much\s+(?:does|do|will|would)\s+(?:it|they|the\s+\w+(?:\s+\w+)?)\s+weigh\b"
+    r"|\bin\s+(?:mm|cm|grams?|kg|litres?|metres?|millimetres?|centimetres?)\b"
+    r"|\bwhat(?:'s|’s|\s+is)\s+the\s+(?:[\w-]+\s+){0,3}(?:rating|weight|capacity|length|"
+    r"width|height|volume|temperature|head|r-value|lumens)\b",
+    re.I,
+)
+# a figure, in digits or in words ("sleeps two", "a two-person tent")
+_COUNTED = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|single|double|"
+    r"dozen|hundred)\b",
     re.I,
 )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.chat.answerability import (
     Verdict,
     _asked_sizes,
+    asks_measure,
     asks_price,
     asks_when,
     coverage,
@@ -1149,3 +1150,19 @@ def test_a_comparisons_own_words_and_the_products_it_compares_are_no_words_asked
     # outside a comparison "between" is asked ("pitches between the trees?")
     words = Vocabulary([h.passage for h in SHOP])
     assert coverage("pitches between trees", selection, words) < 1.0
+
+
+def test_a_measure_asked_of_lines_without_a_figure_is_partial() -> None:
+    """ "What's the hydrostatic head of the membrane in the Little Fell boots?": their materials
+    line names the membrane and gives no figure; shown as the closest, not as the answer."""
+    boot = hit(
+        "Little Fell Kids' Waterproof Walking Boot",
+        "Specs: Materials: Synthetic leather and textile upper; waterproof breathable membrane",
+    )
+    asked = "What's the hydrostatic head of the membrane in the Little Fell kids' walking boots?"
+    assert verdict(asked, [boot], shop=[*SHOP, boot]) == (True, None, True)
+    # a figure answers it ("Minimum weight: 1,550 g")
+    assert verdict("How much does the Stormhollow 2 Tent weigh?", [TENT]) == (True, None, False)
+    assert asks_measure("how wide is it?") and asks_measure("what's the temperature rating?")
+    assert asks_measure("how heavy is it in grams?") and asks_measure("weight in kg?")
+    assert not asks_measure("how long does it take?") and not asks_measure("is it heavy?")
