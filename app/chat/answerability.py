@@ -579,7 +579,10 @@ def _another_products_line(
         about = catalog.named(best.text)
         if about is None or about.document_id == asked.document_id:
             return None
-    if names(f"{passage.title} {best.text}", asked.title) >= 0.5:
+    # the line naming it, not another product's title sharing its name ("Little Fell Kids'
+    # Waterproof Jacket" is no line on the Little Fell Kids' Waterproof Walking Boot)
+    naming = best.text if passage.kind == "product" else f"{passage.title} {best.text}"
+    if names(naming, asked.title) >= 0.5:
         return None
     return asked
 

@@ -95,7 +95,9 @@ def named_titles(text: str, titles: Iterable[str], *, threshold: float = NAMED) 
     best = max((s[0] for s in named), default=(0.0, 0))
     top = [title for score, title in named if score == best]
     if len(top) > 1 and len({name_words(t) & said for t in top}) == 1:
-        kinds = {t: len(set(tokens(t)) & said) for t in top}
+        # a kind said in the plural names the title's singular ("the Little Fell kids' boots")
+        singular = said | {w.removesuffix("s") for w in said}
+        kinds = {t: len(set(tokens(t)) & singular) for t in top}
         top = [t for t in top if kinds[t] == max(kinds.values())]
     return top
 

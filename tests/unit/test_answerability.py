@@ -1166,3 +1166,29 @@ def test_a_measure_asked_of_lines_without_a_figure_is_partial() -> None:
     assert asks_measure("how wide is it?") and asks_measure("what's the temperature rating?")
     assert asks_measure("how heavy is it in grams?") and asks_measure("weight in kg?")
     assert not asks_measure("how long does it take?") and not asks_measure("is it heavy?")
+
+
+def test_a_sibling_products_line_is_no_line_on_the_product_named() -> None:
+    """ "the waterproof rating of the Little Fell kids' boots?": the boots, named by their kind
+    in the plural, not the Little Fell Kids' Waterproof Jacket, whose rating is no answer
+    though its title shares the boots' name."""
+    jacket = hit(
+        "Little Fell Kids' Waterproof Jacket",
+        "Specs: Waterproof rating: 8,000 mm hydrostatic head",
+        doc="products/catalog.jsonl#FH-KID-1",
+    )
+    boot = hit(
+        "Little Fell Kids' Waterproof Walking Boot",
+        "Specs: Upper: Synthetic leather",
+        doc="products/catalog.jsonl#FH-KID-2",
+    )
+    passages = [jacket, boot]
+    catalog = Catalog([h.passage for h in passages])
+    asked = "What's the waterproof rating of the Little Fell kids' boots?"
+    named = catalog.named(asked)
+    assert named is not None and named.title == "Little Fell Kids' Waterproof Walking Boot"
+    selection = select_evidence(asked, (), passages, [0.0] * len(units(passages)))
+    assert "Waterproof rating" in selection.lines[0].text  # the jacket's
+    words = Vocabulary([h.passage for h in [*SHOP, *passages]])
+    found = judge(asked, selection, passages, words, catalog=catalog)
+    assert (found.answerable, found.reason) == (False, "other_product")
