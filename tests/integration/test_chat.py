@@ -2205,3 +2205,17 @@ def test_a_comparisons_own_words_ask_nothing_and_the_same_as_compares(
         portal, stack.chat, new_session(), "Is the Cairngorm 650 the same as the Cairngorm 800?"
     )
     assert "650 fill power" in same.answer and "800 fill power" in same.answer, same.answer
+
+
+def test_a_sibling_products_figure_is_not_given_for_the_product_asked(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the forty-second session: "the waterproof rating of the membrane in the Little
+    Fell kids' boots?" quoted the Little Fell Kids' Waterproof Jacket's 8,000 mm."""
+    rating, _ = ask(
+        portal, stack.chat, new_session(),
+        "What's the waterproof rating of the membrane in the Little Fell kids' boots?",
+    )  # fmt: skip
+    assert "8,000 mm" not in rating.answer, rating.answer
+    assert rating.declined == "other_product", rating.answer
+    assert "Little Fell Kids' Waterproof Walking Boot" in rating.answer, rating.answer
