@@ -24,6 +24,7 @@ from app.chat.products import (
     PRODUCT_CODE,
     compared,
     cuts,
+    kinds_named,
     name_words,
     named_titles,
     names,
@@ -1462,3 +1463,51 @@ def _unlabelled(line: str) -> str:
     """A record line without its 'Answer: ' or 'Description: ' label."""
     label, sep, rest = line.partition(": ")
     return rest if sep and label in ("Answer", "Description") else line
+
+
+def of_kinds_asked(question: str, found: Sequence[Unit]) -> list[bool]:
+    """For each of ``found`` (the quotable units), whether it may answer ``question`` that
+    names a kind of product and no product ("how do I wash my down jacket?"): a help page's
+    line, or a product's of that kind or naming it; not the Helvellyn 200 Fleece's "Machine
+    wash at 30°C". All when the question names no kind."""
+    # the kinds of product, not whom they are cut for ("womens", "kids")
+    kinds = {k for k in kinds_named(question) if not {k, f"{k}s"} & CUT_WORDS}
+    if not kinds:
+        return [True] * len(found)
+
+    def is_kind(word: str) -> bool:  # "a backpack" is a pack
+        return any(word.removesuffix("s").endswith(k) for k in kinds)
+
+    # the kind as the question names it, with the word before it ("down jacket": a run of
+    # kind words ends in the kind asked)
+    said = tokens(question)
+    heads = [
+        i for i, word in enumerate(said)
+        if is_kind(word) and not (i + 1 < len(said) and is_kind(said[i + 1]))
+    ]  # fmt: skip
+    phrases = {
+        (said[i - 1] if i and said[i - 1] not in _POINTING_WORDS | CUT_WORDS else "", said[i])
+        for i in heads
+    }
+
+    def naming(text: str) -> bool:  # a line naming it so: "Cleans down jackets"
+        words = ["", *tokens(text)]
+        return any(
+            words[i].removesuffix("s").endswith(head.removesuffix("s"))
+            and (not before or words[i - 1] == before)
+            for i in range(1, len(words))
+            for before, head in phrases
+        )
+
+    return [
+        unit.passage.passage.kind != "product"
+        or any(is_kind(w) for w in tokens(unit.passage.passage.title))
+        or naming(unit.text)
+        for unit in found
+    ]
+
+
+# words before a kind that say which one, not what kind ("my jacket", "the boots")
+_POINTING_WORDS = frozenset(
+    "a an the my your our his her its their this that these those some any new old".split()  # noqa: SIM905
+)

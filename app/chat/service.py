@@ -45,6 +45,7 @@ from app.chat.evidence import (
     answers_faq,
     asks_comparison,
     asks_of_both,
+    of_kinds_asked,
     quotable_lines,
     select_evidence,
     units,
@@ -579,9 +580,12 @@ class ChatService:
         ("Canada"), whose sections' lines are the ones about it; ``facts``: which products a
         help page's line names, and the help pages' topics."""
         self.warm_lines()
-        texts = [unit.text for unit in units(passages)]
+        found = units(passages)
+        texts = [unit.text for unit in found]
         lines = await self._lines.vectors(texts) if texts else None
         similarity = lines @ vector if lines is not None else []
+        if lines is not None and focus is None:  # "how do I wash my down jacket?": no fleece's
+            similarity = np.where(of_kinds_asked(question, found), similarity, -1.0)
         parts: list[tuple[str, list[float]]] = []
         if lines is not None:  # each question of a message that asks several, its own lines
             for part in asked_questions(question):

@@ -2219,3 +2219,13 @@ def test_a_sibling_products_figure_is_not_given_for_the_product_asked(
     assert "8,000 mm" not in rating.answer, rating.answer
     assert rating.declined == "other_product", rating.answer
     assert "Little Fell Kids' Waterproof Walking Boot" in rating.answer, rating.answer
+
+
+def test_a_kind_asked_of_is_not_answered_with_another_kinds_record(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen in the forty-first session: "how do I wash my down jacket?" showed the Helvellyn
+    fleece's care line under the fleece's name, beside the down-wash FAQ."""
+    wash, _ = ask(portal, stack.chat, new_session(), "What's the best way to wash a down jacket?")
+    assert "down-specific wash" in wash.answer, wash.answer
+    assert "Fleece" not in wash.answer, wash.answer

@@ -20,6 +20,7 @@ from app.chat.evidence import (
     asks_of_both,
     kind_stems,
     names_another,
+    of_kinds_asked,
     select_evidence,
     stem,
     units,
@@ -1165,3 +1166,21 @@ def test_the_long_of_how_long_is_no_word_a_line_holds() -> None:
     assert choose(asked, [care])[0].startswith("Our Repair Workshop arranges resoling")
     # a "long" asked of its own is still held ("is it long enough for a long day out?")
     assert choose("is it good for a long day out?", [care])[0].startswith("Stiff leather")
+
+
+def test_a_kind_asked_of_keeps_other_kinds_records_lines_out() -> None:
+    """ "how do I wash my down jacket?": not the Helvellyn 200 Fleece's care line; a jacket's,
+    a help page's and a product's line naming jackets may answer."""
+    fleece = hit("Helvellyn 200 Fleece", "Care: Machine wash at 30°C inside out.")
+    jacket = hit("Cairngorm 800 Down Jacket", "Care: Wash with a down-specific cleaner.")
+    wash = hit("Nikwax Down Wash", "Cleans down jackets and sleeping bags.")
+    care = hit("Product care", "Wash down at 30°C on a gentle cycle.", kind="policy")
+    under = hit("Helvellyn 300 Fleece", "Fits under the Torridon 3L Waterproof Jacket.")
+    found = units([fleece, jacket, wash, care, under])
+    asked = "how do I wash my down jacket?"
+    assert of_kinds_asked(asked, found) == [False, True, True, True, False]
+    # a line naming the kind as the question does not: "waterproof jacket" is a jacket
+    assert of_kinds_asked("how do I wash my jacket?", found) == [False, True, True, True, True]
+    assert all(of_kinds_asked("how do I wash it?", found))  # no kind named
+    # whom a product is cut for is no kind of product ("a womens specific fit")
+    assert all(of_kinds_asked("r the packs available in a womens specific fit", found))
