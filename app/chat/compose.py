@@ -22,7 +22,7 @@ DECLINES = {
     "guess.",
     "other_size": "I'm sorry, our pages don't give that for the size you asked about, so I'd "
     "rather not guess.",
-    "other_case": "I'm sorry, our pages don't give that figure for the case you asked about "
+    "other_case": "I'm sorry, our pages don't give that for the case you asked about "
     "({missing}), so I'd rather not guess.",
     "unknown_name": "I'm sorry, the {shop} help pages don't mention {missing}, so I'd rather not "
     "guess.",

@@ -338,7 +338,7 @@ def test_a_figure_stated_for_another_case_is_declined_with_the_line_that_states_
     asked = "What's the battery life of the Waymark 3 GPS on alkaline AA batteries?"
     outcome, _ = ask(portal, stack.chat, new_session(), asked)
     assert outcome.declined == "other_case" and not outcome.answered
-    assert "don't give that figure for the case you asked about (alkaline)" in outcome.answer
+    assert "don't give that for the case you asked about (alkaline)" in outcome.answer
     assert fabricated_quotes(outcome.answer, outcome.passages) == []  # the shopper's word, unquoted
     assert "(lithium AA)" in outcome.answer and outcome.citations
     assert outcome.answer.endswith(OFFER.strip()) and outcome.stats.generated_tokens == 0

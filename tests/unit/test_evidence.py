@@ -308,7 +308,7 @@ def test_another_case_is_named_in_its_decline_in_the_shoppers_words_never_quoted
     (a quotation is the shop's verbatim line, and the eval counts any other as fabricated)."""
     sorry = decline("other_case", shop="Fernhill", missing="without its lid")
     assert sorry.startswith(
-        "I'm sorry, our pages don't give that figure for the case you asked about "
+        "I'm sorry, our pages don't give that for the case you asked about "
         "(without its lid), so I'd rather not guess."
     )
     line = Evidence(1, "Weight: 470 g (size M)")
