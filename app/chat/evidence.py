@@ -412,7 +412,7 @@ def _with_items(chosen: Sequence[_Scored], candidates: Sequence[Unit]) -> list[_
 _COMPARING = re.compile(
     r"\b(?:vs\.?|versus|compar(?:e[sd]?|ing|isons?)|differ(?:s|ences?)?|more|less|fewer|better|"
     r"worse|bigger|smaller|larger|heavier|lighter|cheaper|warmer|colder|taller|shorter|longer|"
-    r"brighter|lightest|heaviest|cheapest|warmest|brightest|(?:the\s+)?same\s+as)\b",
+    r"brighter|lightest|heaviest|cheapest|warmest|brightest|same\s+as)\b",
     re.IGNORECASE,
 )
 
@@ -1465,6 +1465,12 @@ def _unlabelled(line: str) -> str:
     return rest if sep and label in ("Answer", "Description") else line
 
 
+# words before a kind that say which one, not what kind ("my jacket", "the boots")
+_POINTING_WORDS = frozenset(
+    "a an the my your our his her its their this that these those some any new old".split()  # noqa: SIM905
+)
+
+
 def of_kinds_asked(question: str, found: Sequence[Unit]) -> list[bool]:
     """For each of ``found`` (the quotable units), whether it may answer ``question`` that
     names a kind of product and no product ("how do I wash my down jacket?"): a help page's
@@ -1505,9 +1511,3 @@ def of_kinds_asked(question: str, found: Sequence[Unit]) -> list[bool]:
         or naming(unit.text)
         for unit in found
     ]
-
-
-# words before a kind that say which one, not what kind ("my jacket", "the boots")
-_POINTING_WORDS = frozenset(
-    "a an the my your our his her its their this that these those some any new old".split()  # noqa: SIM905
-)
