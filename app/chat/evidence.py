@@ -1492,15 +1492,17 @@ def of_kinds_asked(question: str, found: Sequence[Unit]) -> list[bool]:
         if is_kind(word) and not (i + 1 < len(said) and is_kind(said[i + 1]))
     ]  # fmt: skip
     phrases = {
-        (said[i - 1] if i and said[i - 1] not in _POINTING_WORDS | CUT_WORDS else "", said[i])
+        (
+            said[i - 1] if i and said[i - 1] not in _POINTING_WORDS | CUT_WORDS else "",
+            said[i].removesuffix("s"),
+        )
         for i in heads
     }
 
     def naming(text: str) -> bool:  # a line naming it so: "Cleans down jackets"
         words = ["", *tokens(text)]
         return any(
-            words[i].removesuffix("s").endswith(head.removesuffix("s"))
-            and (not before or words[i - 1] == before)
+            words[i].removesuffix("s").endswith(head) and (not before or words[i - 1] == before)
             for i in range(1, len(words))
             for before, head in phrases
         )
