@@ -31,6 +31,15 @@ _ASKS_RETURN = re.compile(
     re.IGNORECASE,
 )
 # "send an item back", "sending it back": returning it, as the pages say
+# "swap them", "return it", "send this back", "is this returnable": the product the turn is on
+_POINTED = re.compile(
+    r"\b(?P<verb>return\w*|exchang\w*|swap\w*|refund\w*|send\w*|take)\s+(?:it|them|this|these)\b",
+    re.IGNORECASE,
+)
+_POINTED_SUBJECT = re.compile(
+    r"\b(?:is|are)\s+(?:it|this|they|these)(?=\s+(?:return|refund|exchang)\w*able\b)",
+    re.IGNORECASE,
+)
 _SEND_BACK = re.compile(
     r"\bsend(?:ing)?\s+(?P<what>(?:it|them|this|these|that|those|an\s+item)\s+)?back\b",
     re.IGNORECASE,
@@ -81,6 +90,20 @@ class AnyItem:
             general = f"{message[: words[start].start()]}{ITEM}{message[word.end() :]}"
             return _SEND_BACK.sub(lambda m: f"return {m['what'] or ''}".rstrip(), general)
         return None
+
+    def read_of(self, message: str, title: str) -> str | None:
+        """``message``, asked on the product of ``title``, read as :meth:`read` reads it, and
+        with "it", "them", "this", "these" returned read as any item ("can I swap them for a
+        bigger size?", "is this returnable?"); None when it asks no return, or the product's
+        kind has a rule of its own (a tent pitched: the pages' rule for tents answers)."""
+        if not _ASKS_RETURN.search(message) or kind_stems(title) & self._ruled_kinds:
+            return None
+        pointed = _POINTED.sub(lambda m: f"{m['verb']} {ITEM}", message, count=1)
+        pointed = _POINTED_SUBJECT.sub(f"is {ITEM}", pointed, count=1)
+        general = self.read(pointed)
+        if general is None and pointed != message:
+            general = _SEND_BACK.sub(lambda m: f"return {m['what'] or ''}".rstrip(), pointed)
+        return general
 
     @staticmethod
     def _ruled(passage: Passage) -> set[str]:

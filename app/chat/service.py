@@ -335,6 +335,11 @@ class ChatService:
             general = facts.items.read(asked)
             if general is not None and await self._search.faq_asked(general, facts):
                 asked = general
+        elif (general := facts.items.read_of(asked, focus.product.title)) is not None and (
+            await self._search.faq_asked(general, facts)
+        ):  # "can I swap my Haworth boots for a bigger size?": the shop's exchanges, not the
+            # boots' sizes (a kind with a rule of its own keeps its product: a pitched tent)
+            asked, focus = general, None
         # "the zip on my jacket broke": what to do about a faulty item, not the jacket's zip;
         # unless an FAQ on that problem asks it in the shopper's words ("My waterproof jacket
         # is letting water in. Is it faulty?")

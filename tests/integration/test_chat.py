@@ -2229,3 +2229,25 @@ def test_a_kind_asked_of_is_not_answered_with_another_kinds_record(
     wash, _ = ask(portal, stack.chat, new_session(), "What's the best way to wash a down jacket?")
     assert "down-specific wash" in wash.answer, wash.answer
     assert "Fleece" not in wash.answer, wash.answer
+
+
+def test_a_return_asked_of_a_product_named_or_shown_is_answered_by_the_shops_returns(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the product (forty-third session): "can I swap my Haworth boots for a
+    bigger size?" and, on the boots' own page, "can I exchange them for a bigger size?" quoted
+    the boots' sizes, not the exchanges; a kind with a rule of its own keeps it (a tent)."""
+    session = new_session()
+    swap, _ = ask(portal, stack.chat, session, "can I swap my Haworth boots for a bigger size?")
+    assert swap.evidence, swap.answer
+    assert "Exchange" in swap.evidence[0].text, swap.answer
+    price, _ = ask(portal, stack.chat, session, "how much are they?")  # still the boots
+    assert "95" in price.answer, price.answer
+    boots = "FH-BOT-1120"  # the Haworth's page
+    paged, _ = ask(portal, stack.chat, new_session(), "can I exchange them?", product=boots)
+    assert paged.evidence, paged.answer
+    assert "Exchange" in paged.evidence[0].text, paged.answer
+    tent, _ = ask(
+        portal, stack.chat, new_session(), "can I return it if I've pitched it?", "FH-TNT-7020"
+    )
+    assert "pitched outdoors" in tent.answer, tent.answer

@@ -64,3 +64,25 @@ def test_a_message_asking_no_return_or_naming_no_kind_is_left_as_asked() -> None
     assert ITEMS.read("are the boots waterproof?") is None
     assert ITEMS.read("do the boots come back in stock?") is None
     assert ITEMS.read("how do I return an order?") is None
+
+
+def test_a_return_asked_of_the_product_the_conversation_is_on_is_asked_of_any_item() -> None:
+    boot = "Scafell Mid Walking Boot Men's"
+    assert ITEMS.read_of("can I swap my Scafell boots for a bigger size?", boot) == (
+        "can I swap an item for a bigger size?"
+    )
+    # "them", "it", "this" returned: any item
+    assert ITEMS.read_of("can I swap them for a bigger size?", boot) == (
+        "can I swap an item for a bigger size?"
+    )
+    assert ITEMS.read_of("how do I send it back?", boot) == "how do I return an item?"
+    assert ITEMS.read_of("is this returnable?", boot) == "is an item returnable?"
+    assert ITEMS.read_of("They're too small. Can I exchange them?", boot) == (
+        "They're too small. Can I exchange an item?"
+    )
+
+
+def test_a_return_of_a_product_whose_kind_has_a_rule_of_its_own_keeps_the_product() -> None:
+    assert ITEMS.read_of("can I return it?", "Stormhollow 2 Tent") is None
+    assert ITEMS.read_of("can I send them back?", "Merino Hiking Sock") is None
+    assert ITEMS.read_of("what does it weigh?", "Scafell Mid Walking Boot Men's") is None
