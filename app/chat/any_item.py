@@ -47,6 +47,7 @@ _SEND_BACK = re.compile(
 # the words of a line that give a kind a rule of its own
 _RULE = frozenset(stem(w) for w in ("return", "returns", "exchange", "refund", "swap"))
 _ACCEPT_BACK = re.compile(r"\baccept\w*\b.*\bback\b", re.IGNORECASE)
+_REFUSING = re.compile(r"\b(?:can(?:no|')t|cannot|won't|not|no)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _CLAUSE = re.compile(r";\s*")
 _EXAMPLES = re.compile(r"\b(?:such\s+as|like|e\.g\.|for\s+example|including)\b.*", re.I | re.S)
@@ -91,15 +92,19 @@ class AnyItem:
             return _SEND_BACK.sub(lambda m: f"return {m['what'] or ''}".rstrip(), general)
         return None
 
-    def read_of(self, message: str, title: str) -> str | None:
+    def read_of(self, message: str, title: str, shown: str = "") -> str | None:
         """``message``, asked on the product of ``title``, read as :meth:`read` reads it, and
         with "it", "them", "this", "these" returned read as any item ("can I swap them for a
-        bigger size?", "is this returnable?"); None when it asks no return, or the product's
-        kind has a rule of its own (a tent pitched: the pages' rule for tents answers)."""
+        bigger size?", "is this returnable?"), unless the answer the shopper was just
+        ``shown`` refuses a return (what "it" is may be what that refuses: "can I return it
+        then?" after "personalised items can't be returned"); None when it asks no return, or
+        the product's kind has a rule of its own (a tent pitched: the pages' rule answers)."""
         if not _ASKS_RETURN.search(message) or kind_stems(title) & self._ruled_kinds:
             return None
         pointed = _POINTED.sub(lambda m: f"{m['verb']} {ITEM}", message, count=1)
         pointed = _POINTED_SUBJECT.sub(f"is {ITEM}", pointed, count=1)
+        if pointed != message and _refuses(shown):
+            return self.read(message)
         general = self.read(pointed)
         if general is None and pointed != message:
             general = _SEND_BACK.sub(lambda m: f"return {m['what'] or ''}".rstrip(), pointed)
@@ -129,6 +134,16 @@ class AnyItem:
         if _leads(passage.title):  # an FAQ's question: "Can I return a tent …?"
             found |= stems(passage.title)
         return found
+
+
+def _refuses(text: str) -> bool:
+    """Whether ``text`` refuses a return, an exchange or a refund in a clause of its own
+    ("Personalised items … can't be returned or exchanged unless they're faulty")."""
+    return any(
+        _leads(clause) and _REFUSING.search(clause)
+        for sentence in _SENTENCE.split(text)
+        for clause in _CLAUSE.split(sentence)
+    )
 
 
 def _leads(text: str) -> bool:

@@ -320,9 +320,21 @@ class Catalog:
         """The titles a comparison that names one product (``focus``, by its name or its model's
         number) and points back at another compares ("is it warmer than the 800?" after the
         Cairngorm 650: the 650 and the 800), the one pointed back at (``earlier``, the last
-        turn's product) first; [] for any other question."""
+        turn's product or the shopper's page's) first; or that points back at ``focus``, not
+        named, and names others ("what's the difference between this and the Torridon?" on
+        the Skiddaw's page), ``focus`` first; [] for any other question."""
         if focus is None or not _POINTS_BACK.search(question):
             return []
+        if not focus.named:  # "what's the difference between this and the Torridon?" on the
+            # Skiddaw jacket's page: the Torridon jackets, the kind of the product shown
+            kind = frozenset({_kind_words(focus.product.title)[-1].lower()})
+            others = [
+                t
+                for t in compared(question, self._by_title, loosely=True, kinds=kind)
+                if t != focus.product.title
+            ]
+            if others:
+                return [focus.product.title, *others]
         before = self.document(earlier) if earlier else None
         if before is None or before == focus.product or self.compared(question):
             return []
@@ -410,9 +422,11 @@ class Catalog:
             return Focus(picked, named=False)
         if given:
             product = self.find(given)
-            if product is not None:
-                part = self.part_of(question, product)
-                return Focus(part, named=False) if part else Focus(product, named=False, page=True)
+            if product is not None:  # "is this warmer than the 500?" on the 300's page: the 500
+                other = self.other_model(question, product) or self.part_of(question, product)
+                return (
+                    Focus(other, named=False) if other else Focus(product, named=False, page=True)
+                )
             logger.info("the page's product %r is not in the served catalog; ignored", given[:120])
         for document_id in (*earlier, *(before if _POINTS_BACK.search(question) else ())):
             product = self.document(document_id) if document_id else None

@@ -137,17 +137,20 @@ def cuts(titles: Iterable[str]) -> bool:
     return len(named) > 1 and len(kept) == 1
 
 
-def compared(text: str, titles: Iterable[str], *, loosely: bool = False) -> list[str]:
+def compared(
+    text: str, titles: Iterable[str], *, loosely: bool = False, kinds: frozenset[str] = frozenset()
+) -> list[str]:
     """The ``titles`` that ``text`` fully names, in their order; a title inside a longer one it
     names is not another ("the Beacon 400 Rechargeable Battery Pack" names no "Beacon 400
     Headlamp" beside it). ``loosely`` (the text compares products: "what's the difference
-    between …"): and those it names by their line's name alone (`_by_line`)."""
+    between …"): and those it names by their line's name alone (`_by_line`), of ``kinds`` too
+    where the text names none (the kind of the product it is compared with)."""
     titles = list(dict.fromkeys(titles))
     full = {t: name_words(t) for t in titles if names(text, t) == 1.0}
     found = [t for t, words in full.items() if not any(words < other for other in full.values())]
     found = _of_kind_named(text, found)  # "the little fell jacket": not the boot of that name
     if loosely:
-        more = set(_by_line(text, titles)) | set(_by_model(text, titles))
+        more = set(_by_line(text, titles, kinds)) | set(_by_model(text, titles))
         found += [t for t in titles if t in more and t not in found]
     return found
 
@@ -186,19 +189,20 @@ def kinds_named(text: str) -> set[str]:
     return {w.removesuffix("s") for w in tokens(text) if w in _KIND_WORDS}
 
 
-def _by_line(text: str, titles: Sequence[str]) -> list[str]:
+def _by_line(text: str, titles: Sequence[str], kinds: frozenset[str] = frozenset()) -> list[str]:
     """The titles ``text`` names by their product line's name, the title's first word, when it
     gives no model number another title of the line has: "the skiddaw" (one product), "the
     torridon jackets" (the kind named picks the men's and the women's cut, not the
-    overtrousers); none when the line's products are more than the cuts of one."""
+    overtrousers; where the text names none, one of ``kinds``); none when the line's products
+    are more than the cuts of one."""
     said = set(tokens(text))
-    kinds = kinds_named(text)
+    wanted = kinds_named(text) or kinds
     lines = {t: words[0] for t in titles if (words := tokens(t))}
     found: list[str] = []
     for line in set(lines.values()) & said:
         owners = [t for t, first in lines.items() if first == line and names(text, t) > 0]
         if len(owners) > 1:  # the kind the text names picks among them
-            owners = [t for t in owners if kinds & set(tokens(t))] or owners
+            owners = [t for t in owners if wanted & set(tokens(t))] or owners
         if len(owners) == 1 or cuts(owners):
             found += owners
     return found

@@ -201,7 +201,7 @@ class ChatService:
             focus = facts.catalog.focus(
                 question, given=page, earlier=last, before=before, listed=listed
             )
-            asked, focus, reported = await self._read(question, turns, focus, facts)
+            asked, focus, reported = await self._read(question, turns, focus, facts, page)
             vector, in_conversation, retrieval, answering = await self._search.find(
                 session_id, asked, turns, focus, facts, timings
             )
@@ -283,18 +283,26 @@ class ChatService:
         yield Done(outcome)
 
     async def _read(
-        self, question: str, turns: list[Turn], focus: Focus | None, facts: PageFacts
+        self,
+        question: str,
+        turns: list[Turn],
+        focus: Focus | None,
+        facts: PageFacts,
+        page: str | None = None,
     ) -> tuple[str, Focus | None, bool]:
         """``question`` as the turn reads it, with what it leaves implicit (the transcript
         keeps the shopper's words), the product it is about (``focus``, or none for a problem
-        report), and whether it reports a problem with the shopper's purchase."""
+        report), and whether it reports a problem with the shopper's purchase; ``page``: the
+        product of the shopper's page, if any."""
         listed = turns[-1].listed if turns else ()
         last = turns[-1].question if turns else ""
         asked = read_question(question, last, facts.vocabulary)
         if asks_comparison(question):  # "is it warmer than the 800?" after the 650: both
-            both = facts.catalog.compared_with(
-                question, focus, turns[-1].product if turns else None
+            viewed = facts.catalog.find(page) if page else None  # "is this lighter than …?"
+            pointed = (turns[-1].product if turns else None) or (
+                viewed.document_id if viewed else None
             )
+            both = facts.catalog.compared_with(question, focus, pointed)
             if (
                 not both
                 and (focus or not listed)
@@ -335,7 +343,11 @@ class ChatService:
             general = facts.items.read(asked)
             if general is not None and await self._search.faq_asked(general, facts):
                 asked = general
-        elif (general := facts.items.read_of(asked, focus.product.title)) is not None and (
+        elif (
+            general := facts.items.read_of(
+                asked, focus.product.title, (turns[-1].shown or turns[-1].answer) if turns else ""
+            )
+        ) is not None and (
             await self._search.faq_asked(general, facts)
         ):  # "can I swap my Haworth boots for a bigger size?": the shop's exchanges, not the
             # boots' sizes (a kind with a rule of its own keeps its product: a pitched tent)

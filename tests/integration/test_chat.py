@@ -2251,3 +2251,30 @@ def test_a_return_asked_of_a_product_named_or_shown_is_answered_by_the_shops_ret
         portal, stack.chat, new_session(), "can I return it if I've pitched it?", "FH-TNT-7020"
     )
     assert "pitched outdoors" in tent.answer, tent.answer
+
+
+def test_a_comparison_on_a_products_page_compares_it_with_the_one_named(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the widget (forty-third session): on the Skiddaw's page "is this lighter
+    than the Langdale?" quoted the Langdale alone, and "what's the difference between this and
+    the Torridon?" one Skiddaw line; on the Nightjar 300's, "is this warmer than the 500?" the
+    300's lines alone."""
+    skiddaw = "FH-JKT-1050"
+    lighter, _ = ask(
+        portal, stack.chat, new_session(), "is this lighter than the Langdale?", skiddaw
+    )
+    assert "265 g" in lighter.answer and "610 g" in lighter.answer, lighter.answer
+    differ, _ = ask(
+        portal,
+        stack.chat,
+        new_session(),
+        "what's the difference between this and the Torridon?",
+        skiddaw,
+    )
+    assert "Skiddaw" in differ.answer and "Torridon 3L Waterproof Jacket" in differ.answer
+    assert "Overtrousers" not in differ.answer, differ.answer
+    warmer, _ = ask(
+        portal, stack.chat, new_session(), "is this warmer than the 500?", "FH-SLB-8003"
+    )
+    assert "Nightjar 500" in warmer.answer and "Nightjar 300" in warmer.answer, warmer.answer

@@ -86,3 +86,16 @@ def test_a_return_of_a_product_whose_kind_has_a_rule_of_its_own_keeps_the_produc
     assert ITEMS.read_of("can I return it?", "Stormhollow 2 Tent") is None
     assert ITEMS.read_of("can I send them back?", "Merino Hiking Sock") is None
     assert ITEMS.read_of("what does it weigh?", "Scafell Mid Walking Boot Men's") is None
+
+
+def test_it_returned_after_a_return_refused_is_left_as_asked() -> None:
+    """ "can I return it then?" after "Personalised items … can't be returned": "it" may be
+    what that refuses, so it is not read as any item."""
+    refused = "Personalised items take 2 extra working days and can't be returned or exchanged."
+    boot = "Scafell Mid Walking Boot Men's"
+    assert ITEMS.read_of("can i return it then?", boot, refused) is None
+    assert ITEMS.read_of("can i return it then?", boot, "Price (GBP): 149") == (
+        "can i return an item then?"
+    )
+    # a kind named is any item's whatever was shown
+    assert ITEMS.read_of("can i return my boots?", boot, refused) == "can i return an item?"

@@ -256,6 +256,62 @@ def test_a_comparison_pointing_back_compares_the_last_product_with_the_one_named
     assert catalog.compared_with(question, focus, None) == []
 
 
+def test_a_comparison_pointing_at_the_product_shown_compares_it_with_the_one_named() -> None:
+    """Seen running the widget (forty-third session): on the Skiddaw's page "what's the
+    difference between this and the Torridon?" showed one Skiddaw line, "is this lighter than
+    the Langdale?" the Langdale alone, "is this warmer than the 500?" the 300 alone."""
+    skiddaw = hit(
+        "Skiddaw 2.5L Packable Waterproof Jacket", "SKU: FH-JKT-1050", doc="catalog#FH-JKT-1050"
+    ).passage
+    catalog = Catalog(
+        [
+            skiddaw,
+            hit(
+                "Torridon 3L Waterproof Jacket Men's", "SKU: FH-JKT-1042", doc="catalog#FH-JKT-1042"
+            ).passage,
+            hit(
+                "Torridon 3L Waterproof Jacket Women's",
+                "SKU: FH-JKT-1043",
+                doc="catalog#FH-JKT-1043",
+            ).passage,
+            hit(
+                "Torridon 3L Waterproof Overtrousers", "SKU: FH-TRS-5030", doc="catalog#FH-TRS-5030"
+            ).passage,
+            hit(
+                "Langdale 2L Waterproof Jacket", "SKU: FH-JKT-1021", doc="catalog#FH-JKT-1021"
+            ).passage,
+            hit(
+                "Nightjar 300 Down Sleeping Bag", "SKU: FH-SLB-8003", doc="catalog#FH-SLB-8003"
+            ).passage,
+            hit(
+                "Nightjar 500 Down Sleeping Bag", "SKU: FH-SLB-8005", doc="catalog#FH-SLB-8005"
+            ).passage,
+        ]
+    )
+    question = "what's the difference between this and the Torridon?"
+    shown = catalog.focus(question, given="FH-JKT-1050")
+    assert shown is not None and shown.page
+    # "the Torridon" of a jacket: the Torridon jackets, not the overtrousers
+    assert catalog.compared_with(question, shown, None) == [
+        "Skiddaw 2.5L Packable Waterproof Jacket",
+        "Torridon 3L Waterproof Jacket Men's",
+        "Torridon 3L Waterproof Jacket Women's",
+    ]
+    # the product named is the focus; the page's product is the one pointed back at
+    question = "is this lighter than the Langdale?"
+    named = catalog.focus(question, given="FH-JKT-1050")
+    assert catalog.compared_with(question, named, skiddaw.document_id) == [
+        "Skiddaw 2.5L Packable Waterproof Jacket",
+        "Langdale 2L Waterproof Jacket",
+    ]
+    # another model of the page's line by its number alone
+    other = catalog.focus("is this warmer than the 500?", given="FH-SLB-8003")
+    assert other is not None and other.product.title == "Nightjar 500 Down Sleeping Bag"
+    assert not other.page
+    # a question comparing nothing, on the page, stays on the page's product
+    assert catalog.compared_with("is this waterproof?", shown, None) == []
+
+
 def test_a_lines_name_said_alone_names_its_one_product() -> None:
     """Seen in the twenty-ninth session: "what colours does the skiddaw come in?" named no
     product (one of the title's three distinctive words) and found nothing above the floor."""
