@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.chat.catalog import Catalog
 from app.chat.evidence import stems
@@ -93,6 +93,28 @@ _BEFORE = re.compile(
 _CHILDREN = re.compile(
     r"\b(?:kids?|child(?:ren)?|children's|junior|toddlers?|youth)\b", re.IGNORECASE
 )
+# a comparative asked of the products just shown ("which is lighter?" after two jackets were
+# compared): what its superlative measures, of those
+_COMPARATIVES = {
+    "lighter": "lightest",
+    "heavier": "heaviest",
+    "cheaper": "cheapest",
+    "more expensive": "most expensive",
+    "warmer": "warmest",
+    "brighter": "brightest",
+    "bigger": "biggest",
+    "larger": "largest",
+    "roomier": "roomiest",
+    "smaller": "smallest",
+    "more waterproof": "most waterproof",
+}
+_SAID_COMPARATIVE = "|".join(w.replace(" ", r"\s+") for w in _COMPARATIVES)
+_COMPARATIVE = re.compile(
+    r"^\W*(?:(?:so|and|ok|okay)\W+)?(?:which|what)(?:\s+one)?"
+    r"(?:\s+of\s+(?:them|those|the\s+two|these))?\s+(?:is|'s)\s+(?:the\s+)?"
+    rf"(?P<word>{_SAID_COMPARATIVE})\W*$",
+    re.IGNORECASE,
+)
 _NOT_KIND = frozenset("one ones model models option options item items product products".split())  # noqa: SIM905
 _ALONE = re.compile(rf"\b(?P<word>{_WORD})\b", re.IGNORECASE)
 _LABEL = re.compile(r"[A-Z][\w /()&'-]{0,40}")  # a field's name, as a record gives it
@@ -123,7 +145,11 @@ def for_whom(question: str, records: Sequence[Passage]) -> list[Passage]:
 def asks_superlative(question: str) -> Superlative | None:
     """The superlative ``question`` asks, if it asks one, with the kind of product it asks it
     of; no kind's words when it names none ("which one is the lightest?": of the products the
-    last answer listed)."""
+    last answer listed), as for a comparative asked alone ("which is lighter?")."""
+    compares = _COMPARATIVE.search(question)
+    if compares is not None:  # "which is lighter?": of the products the last answer listed
+        word = " ".join(compares.group("word").lower().split())
+        return Superlative(word, _MEASURES[_COMPARATIVES[word]], "", frozenset())
     found = _BEFORE.search(question) or _AFTER.search(question) or _ALONE.search(question)
     if found is None:
         return None
@@ -239,6 +265,8 @@ def ranked_by(question: str, catalog: Catalog, listed: Sequence[str] = ()) -> Ra
         records = [lines[0][0] for d in listed if (lines := catalog.lines(d))]
     if len(records) < 2:
         return None
+    if len(records) > 2 and asked.word in _COMPARATIVES:  # "which is brighter?" of three
+        asked = replace(asked, word=_COMPARATIVES[asked.word])
     found = measured(asked.measure, [catalog.lines(r.document_id) for r in records])
     if found is None:
         return None

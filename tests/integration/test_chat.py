@@ -2278,3 +2278,15 @@ def test_a_comparison_on_a_products_page_compares_it_with_the_one_named(
         portal, stack.chat, new_session(), "is this warmer than the 500?", "FH-SLB-8003"
     )
     assert "Nightjar 500" in warmer.answer and "Nightjar 300" in warmer.answer, warmer.answer
+
+
+def test_a_comparative_asked_alone_ranks_the_products_just_shown(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen running the widget (forty-third session): "which is lighter?" after the Skiddaw
+    was compared with the Torridon quoted the Torridon's weight alone."""
+    session = new_session()
+    ask(portal, stack.chat, session, "compare the nightjar 300 and the nightjar 500")
+    warmer, _ = ask(portal, stack.chat, session, "which one is warmer?")
+    assert warmer.answer.startswith("Of those, the warmer is the **Nightjar 500"), warmer.answer
+    assert "6°C" in warmer.answer and "0°C" in warmer.answer, warmer.answer

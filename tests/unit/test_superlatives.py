@@ -102,6 +102,23 @@ def test_a_superlative_naming_no_kind_ranks_the_products_last_listed(catalog: Ca
     assert ranked_by("which is the warmest?", catalog) is None
 
 
+def test_a_comparative_asked_alone_ranks_the_products_last_listed(catalog: Catalog) -> None:
+    """Seen running the widget (forty-third session): "which is lighter?" after two jackets
+    were compared quoted one jacket's weight."""
+    listed = [BAG_300.passage.document_id, FELLSMAN.passage.document_id]
+    ranking = ranked_by("so which one is warmer?", catalog, listed)
+    assert ranking is not None
+    assert ranking.answer().startswith("Of those, the warmer is the **Fellsman")
+    assert ranked_by("which is warmer?", catalog) is None  # nothing listed: no ranking
+    # a comparative with the products named, or asked of one, is a comparison, not a ranking
+    assert ranked_by("which is warmer, the nightjar 300 or the fellsman?", catalog, listed) is None
+    assert ranked_by("is it warmer?", catalog, listed) is None
+    # of three or more, the most
+    three = [*listed, BAG_500.passage.document_id]
+    ranking = ranked_by("which is warmer?", catalog, three)
+    assert ranking is not None and ranking.answer().startswith("Of those, the warmest is")
+
+
 def test_a_kind_the_catalogue_lacks_or_a_measure_no_record_gives_is_no_ranking(
     catalog: Catalog,
 ) -> None:
