@@ -30,7 +30,6 @@ _ASKS_RETURN = re.compile(
     r"sent\s+(?:\S+\s+){0,4}?back|take\s+(?:\S+\s+){0,3}?back|money\s+back)\b",
     re.IGNORECASE,
 )
-# "send an item back", "sending it back": returning it, as the pages say
 # "swap them", "return it", "send this back", "is this returnable": the product the turn is on
 _POINTED = re.compile(
     r"\b(?P<verb>return\w*|exchang\w*|swap\w*|refund\w*|send\w*|take)\s+(?:it|them|this|these)\b",
@@ -40,6 +39,7 @@ _POINTED_SUBJECT = re.compile(
     r"\b(?:is|are)\s+(?:it|this|they|these)(?=\s+(?:return|refund|exchang)\w*able\b)",
     re.IGNORECASE,
 )
+# "send an item back", "sending it back": returning it, as the pages say
 _SEND_BACK = re.compile(
     r"\bsend(?:ing)?\s+(?P<what>(?:it|them|this|these|that|those|an\s+item)\s+)?back\b",
     re.IGNORECASE,

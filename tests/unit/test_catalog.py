@@ -260,34 +260,17 @@ def test_a_comparison_pointing_at_the_product_shown_compares_it_with_the_one_nam
     """Seen running the widget (forty-third session): on the Skiddaw's page "what's the
     difference between this and the Torridon?" showed one Skiddaw line, "is this lighter than
     the Langdale?" the Langdale alone, "is this warmer than the 500?" the 300 alone."""
-    skiddaw = hit(
-        "Skiddaw 2.5L Packable Waterproof Jacket", "SKU: FH-JKT-1050", doc="catalog#FH-JKT-1050"
-    ).passage
-    catalog = Catalog(
-        [
-            skiddaw,
-            hit(
-                "Torridon 3L Waterproof Jacket Men's", "SKU: FH-JKT-1042", doc="catalog#FH-JKT-1042"
-            ).passage,
-            hit(
-                "Torridon 3L Waterproof Jacket Women's",
-                "SKU: FH-JKT-1043",
-                doc="catalog#FH-JKT-1043",
-            ).passage,
-            hit(
-                "Torridon 3L Waterproof Overtrousers", "SKU: FH-TRS-5030", doc="catalog#FH-TRS-5030"
-            ).passage,
-            hit(
-                "Langdale 2L Waterproof Jacket", "SKU: FH-JKT-1021", doc="catalog#FH-JKT-1021"
-            ).passage,
-            hit(
-                "Nightjar 300 Down Sleeping Bag", "SKU: FH-SLB-8003", doc="catalog#FH-SLB-8003"
-            ).passage,
-            hit(
-                "Nightjar 500 Down Sleeping Bag", "SKU: FH-SLB-8005", doc="catalog#FH-SLB-8005"
-            ).passage,
-        ]
-    )
+    records = {
+        "FH-JKT-1050": "Skiddaw 2.5L Packable Waterproof Jacket",
+        "FH-JKT-1042": "Torridon 3L Waterproof Jacket Men's",
+        "FH-JKT-1043": "Torridon 3L Waterproof Jacket Women's",
+        "FH-TRS-5030": "Torridon 3L Waterproof Overtrousers",
+        "FH-JKT-1021": "Langdale 2L Waterproof Jacket",
+        "FH-SLB-8003": "Nightjar 300 Down Sleeping Bag",
+        "FH-SLB-8005": "Nightjar 500 Down Sleeping Bag",
+    }
+    passages = [hit(t, f"SKU: {sku}", doc=f"catalog#{sku}").passage for sku, t in records.items()]
+    catalog, skiddaw = Catalog(passages), passages[0]
     question = "what's the difference between this and the Torridon?"
     shown = catalog.focus(question, given="FH-JKT-1050")
     assert shown is not None and shown.page
