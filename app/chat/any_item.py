@@ -24,15 +24,17 @@ from app.chat.evidence import kind_stems, stem, stems
 from app.chat.products import tokens
 from app.index.passage import Passage
 
+# the verbs of a return, an exchange or a refund
+_RETURNING = r"return\w*|exchang\w*|swap\w*|refund\w*"
 # a return, an exchange or a refund asked for ("send it back", "swap my fleece", "money back")
 _ASKS_RETURN = re.compile(
-    r"\b(?:return\w*|exchang\w*|swap\w*|refund\w*|send\w*\s+(?:\S+\s+){0,4}?back|"
+    rf"\b(?:{_RETURNING}|send\w*\s+(?:\S+\s+){{0,4}}?back|"
     r"sent\s+(?:\S+\s+){0,4}?back|take\s+(?:\S+\s+){0,3}?back|money\s+back)\b",
     re.IGNORECASE,
 )
 # "swap them", "return it", "send this back", "is this returnable": the product the turn is on
 _POINTED = re.compile(
-    r"\b(?P<verb>return\w*|exchang\w*|swap\w*|refund\w*|send\w*|take)\s+(?:it|them|this|these)\b",
+    rf"\b(?P<verb>{_RETURNING}|send\w*|take)\s+(?:it|them|this|these)\b",
     re.IGNORECASE,
 )
 _POINTED_SUBJECT = re.compile(
@@ -88,8 +90,7 @@ class AnyItem:
                 start -= 1  # "walking boots", "down jacket"
             if start > 0 and words[start - 1].group(0).lower() in _DETERMINERS:
                 start -= 1
-            general = f"{message[: words[start].start()]}{ITEM}{message[word.end() :]}"
-            return _SEND_BACK.sub(lambda m: f"return {m['what'] or ''}".rstrip(), general)
+            return _as_returned(f"{message[: words[start].start()]}{ITEM}{message[word.end() :]}")
         return None
 
     def read_of(self, message: str, title: str, shown: str = "") -> str | None:
@@ -106,9 +107,7 @@ class AnyItem:
         if pointed != message and _refuses(shown):
             return self.read(message)
         general = self.read(pointed)
-        if general is None and pointed != message:
-            general = _SEND_BACK.sub(lambda m: f"return {m['what'] or ''}".rstrip(), pointed)
-        return general
+        return _as_returned(pointed) if general is None and pointed != message else general
 
     @staticmethod
     def _ruled(passage: Passage) -> set[str]:
@@ -134,6 +133,11 @@ class AnyItem:
         if _leads(passage.title):  # an FAQ's question: "Can I return a tent …?"
             found |= stems(passage.title)
         return found
+
+
+def _as_returned(text: str) -> str:
+    """``text`` with "send … back" said as the pages say it: "return an item"."""
+    return _SEND_BACK.sub(lambda m: f"return {m['what'] or ''}".rstrip(), text)
 
 
 def _refuses(text: str) -> bool:

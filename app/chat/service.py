@@ -343,15 +343,12 @@ class ChatService:
             general = facts.items.read(asked)
             if general is not None and await self._search.faq_asked(general, facts):
                 asked = general
-        elif (
-            general := facts.items.read_of(
-                asked, focus.product.title, (turns[-1].shown or turns[-1].answer) if turns else ""
-            )
-        ) is not None and (
-            await self._search.faq_asked(general, facts)
-        ):  # "can I swap my Haworth boots for a bigger size?": the shop's exchanges, not the
+        else:  # "can I swap my Haworth boots for a bigger size?": the shop's exchanges, not the
             # boots' sizes (a kind with a rule of its own keeps its product: a pitched tent)
-            asked, focus = general, None
+            just_shown = (turns[-1].shown or turns[-1].answer) if turns else ""
+            general = facts.items.read_of(asked, focus.product.title, just_shown)
+            if general is not None and await self._search.faq_asked(general, facts):
+                asked, focus = general, None
         # "the zip on my jacket broke": what to do about a faulty item, not the jacket's zip;
         # unless an FAQ on that problem asks it in the shopper's words ("My waterproof jacket
         # is letting water in. Is it faulty?")
