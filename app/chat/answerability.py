@@ -53,6 +53,7 @@ What the shopper tells of themselves ("I'm at uni in Sheffield.") is not judged 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -661,6 +662,7 @@ def coverage(
     asked = _UNHARMED.sub(" ", asked)  # "wash it without wrecking the down": how, not what
     named |= {stem(w) for w in _HOW.findall(asked)}  # "how many litres": a figure's framing
     said = [w for w in dict.fromkeys(plain_words(asked)) if stem(w) not in named]
+    compounds = _compounds(asked, named, vocabulary)
     if any(stem(w) not in kinds for w in said):  # "are tents windproof?": asked of tents
         named |= kinds
     for word in said:
@@ -675,9 +677,65 @@ def coverage(
             continue  # the shopper's order or invoice number ("cancel order 00123842")
         weight = vocabulary.weight(own)
         total += weight
+        partner = compounds.get(word)
+        if partner is not None and not _held_alike(partner, vocabulary, selection, near):
+            continue  # "hand luggage": the lines' "Hand wash" holds no hand of it
         if _held(word, own, selection, near) or _SHIPPED.get(own, "") in selection.held_words:
             held += weight
     return held / total if total else 1.0
+
+
+def _compounds(asked: str, named: set[str], vocabulary: Vocabulary) -> dict[str, str]:
+    """Each word of ``asked`` that stands with the next one in a phrase the shop's pages use
+    ("hand luggage", "air travel"), mapped to the other, unless one of them is ``named`` (the
+    stems of the names of the products asked about) or in any product's name (whose names the
+    reading of products judges), or qualifies rather than names (`_naming`): the two are one
+    thing asked, held together or not at all."""
+    flat = " ".join(_WORD.findall(asked.lower()))
+    words = plain_words(asked)
+    found: dict[str, str] = {}
+    for first, second in itertools.pairwise(words):
+        pair = f"{first} {second}"
+        if (
+            first != second
+            and _naming(first)
+            and _naming(second)
+            and not (vocabulary.titles_hold(first) or vocabulary.titles_hold(second))
+            and not {stem(first), stem(second)} & named
+            and f" {pair} " in f" {flat} "
+            and vocabulary.holds_phrase(pair)
+        ):
+            found.setdefault(first, second)
+            found.setdefault(second, first)
+    return found
+
+
+def _naming(word: str) -> bool:
+    """Whether ``word`` may be part of a thing's name ("hand" of "hand luggage"), not a word
+    that qualifies or frames one ("properly waterproof", "the new one", "still get")."""
+    return word.isalpha() and not word.endswith("ly") and stem(word) not in _QUALIFYING
+
+
+# words that qualify or frame what they stand beside rather than name a thing with it
+_QUALIFYING = (
+    frozenset(
+        stem(w)
+        for w in """new old still get got after before more less much many full same other own
+    good best very just even also""".split()  # noqa: SIM905
+    )
+    | FRAMING
+)
+
+
+def _held_alike(
+    word: str, vocabulary: Vocabulary, selection: Selection, near: frozenset[str]
+) -> bool:
+    """Whether the chosen lines hold ``word``, or a word it extends or that extends it
+    ("tumble dryer": the lines' "tumble dry")."""
+    own = vocabulary.spelled(word)
+    return _held(word, own, selection, near) or any(
+        len(h) >= 3 and (own.startswith(h) or h.startswith(own)) for h in selection.held_words
+    )
 
 
 def _held(word: str, own: str, selection: Selection, near: frozenset[str]) -> bool:
@@ -719,10 +777,11 @@ _MUCH = re.compile(
     r"|\s*,)",
     re.I,
 )
-# what points at something said before or frames the time of asking, which no line holds
+# what points at something said before ("both", "each of them": the products named) or frames
+# the time of asking, which no line holds
 _POINTING = re.compile(
     r"\b(?:first|second|third|last|other)\s+one\b|\bat\s+the\s+moment\b|\bright\s+now\b"
-    r"|\bcurrently\b",
+    r"|\bcurrently\b|\bboth\b|\beach\s+of\s+them\b",
     re.I,
 )
 # how exact an answer the shopper wants, which no line holds

@@ -106,6 +106,7 @@ class AnyItem:
         pointed = _POINTED_SUBJECT.sub(f"is {ITEM}", pointed, count=1)
         if pointed != message and _refuses(shown):
             return self.read(message)
+        pointed = _singular(pointed) if pointed != message else pointed
         general = self.read(pointed)
         return _as_returned(pointed) if general is None and pointed != message else general
 
@@ -138,6 +139,31 @@ class AnyItem:
 def _as_returned(text: str) -> str:
     """``text`` with "send … back" said as the pages say it: "return an item"."""
     return _SEND_BACK.sub(lambda m: f"return {m['what'] or ''}".rstrip(), text)
+
+
+def _singular(text: str) -> str:
+    """``text``, its pronoun read as "an item", with what goes on to speak of them in the plural
+    said of it: "can I return an item if they don't fit?" asks as "… if it doesn't fit?"
+    does."""
+    start = text.find(ITEM) + len(ITEM) if ITEM in text else 0
+    rest = text[start:]
+    for plural, single in _AGREEMENT:
+        rest = plural.sub(single, rest)
+    return text[:start] + rest
+
+
+# the plural that speaks again of what was pointed at, and its singular
+_AGREEMENT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(plural, re.IGNORECASE), single)
+    for plural, single in (
+        (r"\bthey\s+don['’]?t\b", "it doesn't"),
+        (r"\bthey\s+do\s+not\b", "it does not"),
+        (r"\bthey(?:['’]re|\s+are)\b", "it is"),
+        (r"\bthey\s+were\b", "it was"),
+        (r"\bthey\s+have\b", "it has"),
+        (r"\bthey\b|\bthem\b", "it"),
+    )
+)
 
 
 def _refuses(text: str) -> bool:

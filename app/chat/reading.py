@@ -15,9 +15,10 @@ import re
 from collections.abc import Sequence
 
 from app.chat.abbreviations import spelled_out
+from app.chat.claims import yes_no_question
 from app.chat.shoppers_words import in_shop_words
 from app.chat.vocabulary import Vocabulary
-from app.retrieval.rewrite import resolve_ellipsis
+from app.retrieval.rewrite import opens_question, resolve_ellipsis
 
 
 def read_question(question: str, last: str, vocabulary: Vocabulary) -> str:
@@ -66,6 +67,7 @@ _RELATING = re.compile(
     r"deliver\w*|send|sent|ship\w*|post\w*)\b",
     re.IGNORECASE,
 )
+_TELL = re.compile(r"\b(?:tell|show)\s+me\b", re.IGNORECASE)
 _JOINED = re.compile(r"\s(?:and|&)\s", re.IGNORECASE)
 
 
@@ -77,3 +79,17 @@ def of_each(question: str, named: Sequence[str]) -> str:
     if len(named) < 2 or not _JOINED.search(question) or _RELATING.search(question):
         return question
     return f"{question.rstrip(' ?')}, both?"
+
+
+def of_models(question: str, titles: Sequence[str]) -> str:
+    """A question naming a line two or three products share, and none of them alone ("how much
+    is the helvellyn fleece?": the 200 and the 300; "tell me about the scafell mid boots": the
+    men's and the women's; ``titles`` those it names), read as asked of each, as `of_each`
+    reads two named together: each one's line, not the first one found's as if it were the
+    line's; a yes/no question, or one relating them, as it is."""
+    if not 2 <= len(titles) <= 3 or yes_no_question(question) or _RELATING.search(question):
+        return question
+    if "?" not in question and not opens_question(question) and not _TELL.search(question):
+        return question  # "the little fell one looks good": no question
+    named = ", ".join(f"the {t}" for t in titles[:-1]) + f" and the {titles[-1]}"
+    return f"{question.rstrip(' ?')}: {named}, {'both' if len(titles) == 2 else 'each of them'}?"

@@ -66,7 +66,7 @@ from app.chat.page_facts import PageFacts
 from app.chat.problems import SORRY, reported_problem
 from app.chat.prompt import AssembledPrompt, HistoryTurn, assemble_prompt
 from app.chat.prompt_format import PromptFormat
-from app.chat.reading import among, of_each, read_question
+from app.chat.reading import among, of_each, of_models, read_question
 from app.chat.scaffolding import STOP_SEQUENCES
 from app.chat.sentence_gate import SentenceGate
 from app.chat.small_talk import small_talk_reply
@@ -316,7 +316,13 @@ class ChatService:
             if both:
                 asked, focus = among(asked, both), None
         else:  # "how much are the tent and the footprint?": asked of both
-            asked = of_each(asked, [p.title for p in facts.catalog.compared(question)])
+            each = of_each(asked, [p.title for p in facts.catalog.compared(question)])
+            # "how much is the helvellyn fleece?": the 200's price and the 300's, unless the
+            # shopper's page or a product the conversation is on is one of them
+            alike = each == asked and facts.catalog.named(question) is None
+            if alike and not _known_among(question, page, focus, listed, facts):
+                each = of_models(asked, facts.catalog.titles_said(question))
+            asked = each
         if focus is None:  # "can I use two of them?" after gift cards (a product's "them" is
             # the product the conversation is on)
             asked = resolve_plural(asked, last, facts.vocabulary.holds_phrase)
@@ -819,6 +825,23 @@ class ChatService:
             return outcome.answer
         outcome.answer = answer
         return rest
+
+
+def _known_among(
+    question: str,
+    page: str | None,
+    focus: Focus | None,
+    listed: Sequence[str],
+    facts: PageFacts,
+) -> bool:
+    """Whether the product of the shopper's ``page``, the one the conversation is on
+    (``focus``), or one the last answer ``listed`` (document ids) is one of those ``question``
+    names alike ("how much is the helvellyn fleece?" on the Helvellyn 300's page: the 300;
+    "what sizes does the Little Fell come in?" after the kids' boots were listed: the boots)."""
+    viewed = facts.catalog.find(page) if page else None
+    shown = [facts.catalog.document(d) for d in listed]
+    known = {p.title for p in (viewed, focus.product if focus else None, *shown) if p}
+    return bool(known & set(facts.catalog.titles_said(question)))
 
 
 def _recent_readings(turns: list[Turn], vocabulary: Vocabulary) -> list[tuple[str, str]]:

@@ -28,7 +28,10 @@ class Vocabulary:
         figures: set[str] = set()
         texts: list[str] = []
         named: list[str] = []
+        titled: set[str] = set()
         for passage in passages:
+            if passage.kind == "product":
+                titled.update(_WORD.findall(passage.title.lower()))
             counts.update(stems(f"{passage.title} {passage.section} {passage.text}"))
             words.update(_WORD.findall(f"{passage.title} {passage.section} {passage.text}".lower()))
             figures.update(_FIGURE.findall(f"{passage.title} {passage.text}"))
@@ -37,6 +40,7 @@ class Vocabulary:
         self._counts = counts
         self._words = frozenset(words)
         self._figures = frozenset(figures)
+        self._titled = frozenset(titled)
         self._size = len(texts)
         # each word stem the pages list with others as alternatives, mapped to those others
         self.alternatives = alternatives(texts)
@@ -83,6 +87,11 @@ class Vocabulary:
         if len(found) == 1:
             return self.holds(found[0])
         return bool(found) and f" {' '.join(found)} " in self._flat
+
+    def titles_hold(self, word: str) -> bool:
+        """Whether a product's name holds ``word`` (lower case): "battery" of the "Beacon 400
+        Rechargeable Battery Pack"."""
+        return word in self._titled
 
     def holds_figure(self, digits: str) -> bool:
         """Whether the pages hold ``digits`` as a whole run of digits ("10000" of the PowerCell

@@ -2290,3 +2290,41 @@ def test_a_comparative_asked_alone_ranks_the_products_just_shown(
     warmer, _ = ask(portal, stack.chat, session, "which one is warmer?")
     assert warmer.answer.startswith("Of those, the warmer is the **Nightjar 500"), warmer.answer
     assert "6°C" in warmer.answer and "0°C" in warmer.answer, warmer.answer
+
+
+def test_a_line_named_alone_quotes_each_models_line_and_they_are_returned_as_any_item(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen asking as a shopper (forty-fourth session): "how much is the helvellyn fleece?"
+    quoted the 300's price alone, as if it were the line's, and "how much do the scafell mid
+    boots weigh?" the men's weight alone; "can I send them back if they don't fit?" after the
+    Scafell boots matched no FAQ and was hedged with the fit table."""
+    fleece, _ = ask(portal, stack.chat, new_session(), "how much is the helvellyn fleece?")
+    assert "49" in fleece.answer and "65" in fleece.answer, fleece.answer
+    # on the 300's page, the line is the 300
+    paged, _ = ask(
+        portal, stack.chat, new_session(), "how much is the helvellyn fleece?", "FH-FLC-3006"
+    )
+    assert "65" in paged.answer and "49" not in paged.answer, paged.answer
+    session = new_session()
+    boots, _ = ask(portal, stack.chat, session, "how much do the scafell mid boots weigh?")
+    assert "1,180 g" in boots.answer and "940 g" in boots.answer, boots.answer
+    back, _ = ask(portal, stack.chat, session, "can I send them back if they don't fit?")
+    assert back.declined is None, back.answer
+    assert back.evidence and "return" in back.evidence[0].text.lower(), back.answer
+
+
+def test_a_phrase_of_the_pages_is_held_whole_or_not_at_all(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen on the Ridgeline 45's page (forty-third session): "will this fit as hand luggage
+    on a plane?" was answered, unhedged, with "Hand wash …" and "Air dry …": the pages say
+    "hand luggage" and "air travel" of a power bank, and the pack's lines hold neither."""
+    luggage, _ = ask(
+        portal,
+        stack.chat,
+        new_session(),
+        "will this fit as hand luggage on a plane?",
+        "FH-BPK-6045",
+    )
+    assert luggage.declined is not None, luggage.answer

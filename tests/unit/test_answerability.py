@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.chat.answerability import (
     Verdict,
     _asked_sizes,
@@ -1192,3 +1194,24 @@ def test_a_sibling_products_line_is_no_line_on_the_product_named() -> None:
     words = Vocabulary([h.passage for h in [*SHOP, *passages]])
     found = judge(asked, selection, passages, words, catalog=catalog)
     assert (found.answerable, found.reason) == (False, "other_product")
+
+
+def test_a_phrase_the_pages_use_is_held_whole_or_not_at_all() -> None:
+    """Seen on the Ridgeline 45's page (forty-third session): "will this fit as hand luggage?"
+    was answered with "Hand wash …": the pages say "hand luggage" of a power bank, so the
+    pack's "Hand wash" holds no part of it; a phrase held word by word is held."""
+    pack = hit(
+        "Ridgeline Pack", "Hand wash in lukewarm water. The tent fits inside.", kind="policy"
+    )
+    bank = hit("PowerCell", "Air travel: allowed in hand luggage only.", kind="policy")
+    words = Vocabulary([h.passage for h in [*SHOP, pack, bank]])
+    chosen = select_evidence("hand wash fits", (), [pack], [0.0] * len(units([pack])))
+    assert coverage("does the tent fit inside?", chosen, words) == 1.0
+    # "fit" alone is held: "hand" goes with the luggage the lines do not hold
+    fit, hand, luggage = (words.weight(stem(w)) for w in ("fit", "hand", "luggage"))
+    assert coverage("does it fit as hand luggage?", chosen, words) == pytest.approx(
+        fit / (fit + hand + luggage)
+    )
+    both = hit("Ridgeline Pack", "Small enough for hand luggage on most airlines.", kind="policy")
+    chosen = select_evidence("hand luggage", (), [both], [0.0] * len(units([both])))
+    assert coverage("does it fit as hand luggage?", chosen, words) > 0.5

@@ -80,6 +80,14 @@ def test_a_return_asked_of_the_product_the_conversation_is_on_is_asked_of_any_it
     assert ITEMS.read_of("They're too small. Can I exchange them?", boot) == (
         "They're too small. Can I exchange an item?"
     )
+    # what goes on to speak of them speaks of it: seen in the forty-fourth session, "can I send
+    # them back if they don't fit?" after the Scafell boots matched no FAQ and was hedged
+    assert ITEMS.read_of("can I send them back if they don't fit?", boot) == (
+        "can I return an item if it doesn't fit?"
+    )
+    assert ITEMS.read_of("can I return them if they're too tight?", boot) == (
+        "can I return an item if it is too tight?"
+    )
 
 
 def test_a_return_of_a_product_whose_kind_has_a_rule_of_its_own_keeps_the_product() -> None:

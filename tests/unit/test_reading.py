@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.chat.evidence import asks_comparison
-from app.chat.reading import among, of_each
+from app.chat.reading import among, of_each, of_models
 
 TENT, FOOTPRINT = "Stormhollow 2 Tent", "Stormhollow 2 Footprint"
 
@@ -41,3 +41,28 @@ def test_a_comparison_naming_no_product_is_read_as_asked_of_those_listed() -> No
         "which one is lightest: the Stormhollow 2 Tent or the Stormhollow 3 Tent?"
     )
     assert among("which one is lightest?", [TENT]) == "which one is lightest?"
+
+
+def test_a_line_named_alone_is_asked_of_each_of_its_products() -> None:
+    """Seen in the forty-fourth session: "how much is the helvellyn fleece?" showed the 300's
+    price alone, as if it were the line's, and "how much do the scafell mid boots weigh?" the
+    men's weight alone."""
+    fleeces = ["Helvellyn 200 Fleece", "Helvellyn 300 Fleece"]
+    read = of_models("how much is the helvellyn fleece?", fleeces)
+    assert read == (
+        "how much is the helvellyn fleece: the Helvellyn 200 Fleece and the Helvellyn 300 "
+        "Fleece, both?"
+    )
+    assert asks_comparison(read)
+    packs = ["Ridgeline 35 Backpack", "Ridgeline 45 Backpack", "Ridgeline 65+10 Backpack"]
+    assert of_models("how heavy is the ridgeline backpack?", packs).endswith(
+        "the Ridgeline 45 Backpack and the Ridgeline 65+10 Backpack, each of them?"
+    )
+    # a yes/no question, one relating them, one naming one or more than three: as it is
+    for question, named in [
+        ("is the helvellyn fleece warm?", fleeces),
+        ("will the helvellyn fleece fit under the torridon?", fleeces),
+        ("how much is the helvellyn 200?", fleeces[:1]),
+        ("how much is a fleece?", [*fleeces, *packs]),
+    ]:
+        assert of_models(question, named) == question, question
