@@ -319,9 +319,9 @@ class ChatService:
             each = of_each(asked, [p.title for p in facts.catalog.compared(question)])
             # "how much is the helvellyn fleece?": the 200's price and the 300's, unless the
             # shopper's page or a product the conversation is on is one of them
-            alike = each == asked and facts.catalog.named(question) is None
-            if alike and not _known_among(question, page, focus, listed, facts):
-                each = of_models(asked, facts.catalog.titles_said(question))
+            alike = each == asked and facts.catalog.named(asked) is None
+            if alike and not _known_among(asked, page, focus, listed, facts):
+                each = of_models(asked, facts.catalog.titles_said(asked))
             asked = each
         if focus is None:  # "can I use two of them?" after gift cards (a product's "them" is
             # the product the conversation is on)

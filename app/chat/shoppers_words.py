@@ -7,8 +7,9 @@ contacting the shop ("Contact us"), "cancel my account" about deleting it, "orde
 its tracking, "where is my order?" about how to track it ("my order number is …, where is it?"
 too), "Christmas Eve" about 24 December, "made in the UK?" and "where is it made?" about its
 manufacture (not the materials it is made of), "I'm not in" or "nobody's home" for a delivery
-about the carrier being unable to deliver, "carry-on" about cabin luggage, "pay monthly" or
-"buy now pay later" about splitting the payment, "your postal address" or "your address"
+about the carrier being unable to deliver, "carry-on" about cabin luggage, "for my husband"
+or "for my mum" about the men's or the women's cut, "pay monthly" or "buy now pay later"
+about splitting the payment, "your postal address" or "your address"
 about the address the shop gives for post, "get hold of you" about contacting it, "pick it up"
 about collecting it ("can my husband pick it up?": someone else collecting), "take the money"
 about taking payment, "how high" about a height; and "I want to check …", "help me see …" open
@@ -66,6 +67,19 @@ _SAME: tuple[tuple[str, str], ...] = (
         r"daughter|brother|sister|colleague|neighbou?r|boyfriend|girlfriend)"
         r"(?=\s+(?:\w+\s+){0,2}?(?:collect|pick|sign|receive)\b)",
         "someone else",
+    ),
+    # whom a thing is for says its cut: "a jacket for my husband" is the men's, "for my mum"
+    # the women's (a son or a daughter may be a child or grown: no cut; "for my brother's 40th"
+    # is an occasion)
+    (
+        r"for\s+(?:my|her|our)\s+(?:husband|boyfriend|dad|father|brother|grandad|grandpa|"
+        r"grandfather|fianc[eé])(?!['’]s)",
+        "for men",
+    ),
+    (
+        r"for\s+(?:my|his|our)\s+(?:wife|girlfriend|mum|mom|mother|sister|gran|granny|grandma|"
+        r"grandmother|fianc[eé]e)(?!['’]s)",
+        "for women",
     ),
     # an order fetched in person is collected: "can my husband pick it up for me?"
     (r"pick\s+it\s+up", "collect it"),

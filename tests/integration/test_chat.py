@@ -2298,7 +2298,8 @@ def test_a_line_named_alone_quotes_each_models_line_and_they_are_returned_as_any
     """Seen asking as a shopper (forty-fourth session): "how much is the helvellyn fleece?"
     quoted the 300's price alone, as if it were the line's, and "how much do the scafell mid
     boots weigh?" the men's weight alone; "can I send them back if they don't fit?" after the
-    Scafell boots matched no FAQ and was hedged with the fit table."""
+    Scafell boots matched no FAQ and was hedged with the fit table; "… for my husband?" was
+    hedged with both cuts' sizes."""
     fleece, _ = ask(portal, stack.chat, new_session(), "how much is the helvellyn fleece?")
     assert "49" in fleece.answer and "65" in fleece.answer, fleece.answer
     # on the 300's page, the line is the 300
@@ -2312,6 +2313,14 @@ def test_a_line_named_alone_quotes_each_models_line_and_they_are_returned_as_any
     back, _ = ask(portal, stack.chat, session, "can I send them back if they don't fit?")
     assert back.declined is None, back.answer
     assert back.evidence and "return" in back.evidence[0].text.lower(), back.answer
+    # whom it is for says which cut
+    husband, _ = ask(
+        portal,
+        stack.chat,
+        new_session(),
+        "what sizes does the torridon jacket come in for my husband?",
+    )
+    assert "XXL" in husband.answer and "16, 18" not in husband.answer, husband.answer
 
 
 def test_a_phrase_of_the_pages_is_held_whole_or_not_at_all(

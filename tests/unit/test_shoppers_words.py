@@ -31,6 +31,12 @@ def test_retail_words_are_read_as_the_pages_words() -> None:
     assert _read("when do you take the money?") == "when do you take payment?"
     assert _read("my son is 5, what size?") == "my son is 5, what size?"  # no errand of his
     assert _read("how high is it inside?") == "how tall is it inside?"
+    # whom it is for says the cut (seen in the forty-fourth session: "what sizes does the
+    # torridon jacket come in for my husband?" was hedged with both cuts' sizes)
+    assert _read("a torridon for my husband?") == "a torridon for men?"
+    assert _read("boots for my mum, what size?") == "boots for women, what size?"
+    assert _read("a jacket for my son?") == "a jacket for my son?"  # a child or grown
+    assert _read("a gift card for my brother's 40th?") == "a gift card for my brother's 40th?"
 
 
 def test_a_word_the_pages_use_is_left_as_it_is() -> None:
