@@ -319,9 +319,10 @@ class ChatService:
             each = of_each(asked, [p.title for p in facts.catalog.compared(question)])
             # "how much is the helvellyn fleece?": the 200's price and the 300's, unless the
             # shopper's page or a product the conversation is on is one of them
-            alike = each == asked and facts.catalog.named(asked) is None
-            if alike and not _known_among(asked, page, focus, listed, facts):
-                each = of_models(asked, facts.catalog.titles_said(asked))
+            if each == asked and facts.catalog.named(asked) is None:
+                said = facts.catalog.titles_said(asked)
+                if not _known_among(said, page, focus, listed, facts):
+                    each = of_models(asked, said)
             asked = each
         if focus is None:  # "can I use two of them?" after gift cards (a product's "them" is
             # the product the conversation is on)
@@ -828,20 +829,21 @@ class ChatService:
 
 
 def _known_among(
-    question: str,
+    said: Sequence[str],
     page: str | None,
     focus: Focus | None,
     listed: Sequence[str],
     facts: PageFacts,
 ) -> bool:
     """Whether the product of the shopper's ``page``, the one the conversation is on
-    (``focus``), or one the last answer ``listed`` (document ids) is one of those ``question``
-    names alike ("how much is the helvellyn fleece?" on the Helvellyn 300's page: the 300;
-    "what sizes does the Little Fell come in?" after the kids' boots were listed: the boots)."""
+    (``focus``), or one the last answer ``listed`` (document ids) is one of the titles a
+    question ``said`` alike ("how much is the helvellyn fleece?" on the Helvellyn 300's page:
+    the 300; "what sizes does the Little Fell come in?" after the kids' boots were listed: the
+    boots)."""
     viewed = facts.catalog.find(page) if page else None
     shown = [facts.catalog.document(d) for d in listed]
     known = {p.title for p in (viewed, focus.product if focus else None, *shown) if p}
-    return bool(known & set(facts.catalog.titles_said(question)))
+    return bool(known & set(said))
 
 
 def _recent_readings(turns: list[Turn], vocabulary: Vocabulary) -> list[tuple[str, str]]:
