@@ -17,17 +17,20 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
 
-from app.chat.catalog import Focus
+from app.chat.answerability import asks_price
+from app.chat.catalog import Focus, Product
 from app.chat.evidence import (
     asked_stems,
     asks_comparison,
     asks_what_it_is,
     differing,
+    elliptical,
     stem,
     stems,
     units,
@@ -91,7 +94,8 @@ class TurnSearch:
         (searched first); adds ``embed`` and ``search`` to ``timings``."""
         mark = time.perf_counter()
         vector = await self._encoder.encode(question)
-        since = _topic_start(turns)
+        cuts = facts.catalog.cuts_named(question)
+        since = len(turns) if new_subject(question, turns, focus, cuts) else _topic_start(turns)
         recent = list(range(max(since, len(turns) - self._turns), len(turns)))
         previous = await self._vectors.get(session_id, recent)
         timings["embed"] = time.perf_counter() - mark
@@ -114,7 +118,6 @@ class TurnSearch:
         page = focus.product.title if focus is not None and focus.page else None
         # the product asked of, or the first of the cuts named alike ("the torridon jacket":
         # the men's and the women's are of one kind)
-        cuts = facts.catalog.cuts_named(question)
         cut = cuts[0] if focus is None and cuts else None
         asked_of = focus.product if focus is not None else cut
         first: list[str] = []
@@ -133,6 +136,12 @@ class TurnSearch:
             first = facts.catalog.describing(focus.product)  # "Tell me about the Stormhollow 2"
         elif focus is not None and not focus.named:  # "how much is it?": its Price line
             first = facts.catalog.holding(focus.product, asked)[:2]
+        elif (
+            focus is not None
+            and asks_price(question)
+            and asked <= (stems(focus.product.title) | _PRICE_STEMS)
+        ):  # "how much is the stormhollow 2?": its Price line, not only its footprint's
+            first = facts.catalog.holding(focus.product, asked)[:1]
         elif focus is None and cut is None and not (recent and _POINTS_BACK.search(question)):
             # "What is your warranty?": its introduction; "How much is delivery?": the Delivery
             # page's first table with a Cost column (not when "it" is what the conversation is
@@ -296,6 +305,7 @@ class TurnSearch:
         await self._vectors.put(session_id, index, vector)
 
 
+_PRICE_STEMS = asked_stems("how much is it, what's the price, what does it cost?")
 _POINTS_BACK = re.compile(r"\b(?:it|that|this|them|they|those|these)\b", re.IGNORECASE)
 
 
@@ -308,6 +318,29 @@ def _topic_start(turns: list[Turn]) -> int:
         if turns[index].product is None and turns[index - 1].product is not None:
             return index
     return 0
+
+
+def new_subject(
+    question: str, turns: list[Turn], focus: Focus | None, cuts: Sequence[Product]
+) -> bool:
+    """``question`` leaves the last turn's product for another it names, and asks its own
+    question of it ("what sizes does the torridon jacket come in for men?" after "how much is
+    the helvellyn fleece?"): searched on its own words, not blended with the fleece's. Not
+    when it goes on from the last one ("and the women's?", "is it lighter than that?") or
+    compares ("which is warmer, …"), nor when the last turn was on a help page's topic ("can i
+    return the helvellyn?" after the returns policy goes on with it)."""
+    last = turns[-1].product if turns else None
+    if last is None or elliptical(question) or _POINTS_BACK.search(question):
+        return False
+    if asks_comparison(question):
+        return False
+    if focus is not None:
+        named = [focus.product] if focus.named and not focus.page else []
+    else:
+        named = list(cuts)
+    if not named or any(p.document_id == last for p in named):
+        return False
+    return bool(asked_stems(question) - _name_stems([p.title for p in named]) - differing())
 
 
 def _name_stems(titles: list[str]) -> frozenset[str]:

@@ -2337,3 +2337,22 @@ def test_a_phrase_of_the_pages_is_held_whole_or_not_at_all(
         "FH-BPK-6045",
     )
     assert luggage.declined is not None, luggage.answer
+
+
+def test_a_product_named_after_another_is_searched_on_its_own_words_and_its_price_is_found(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen asking as a shopper (forty-fifth session): "what sizes does the torridon jacket
+    come in for men?" after "how much is the helvellyn fleece?" was searched blended with the
+    fleece's question and quoted the jacket's line naming the Helvellyn, not its sizes; "how
+    much is the stormhollow 2?" found its footprint's price and the tent's specs, not the
+    tent's price, and was hedged with the footprint's compatibility line."""
+    session = new_session()
+    ask(portal, stack.chat, session, "how much is the helvellyn fleece?")
+    sizes, _ = ask(
+        portal, stack.chat, session, "what sizes does the torridon jacket come in for men?"
+    )
+    assert "S, M, L, XL, XXL" in sizes.answer, sizes.answer
+    tent, _ = ask(portal, stack.chat, new_session(), "how much is the stormhollow 2?")
+    assert tent.declined is None and "289" in tent.answer, tent.answer
+    assert "39" not in tent.answer, tent.answer  # the footprint's price is not the tent's
