@@ -86,6 +86,7 @@ from app.chat.evidence import (
     stems,
     tells_which_one,
     units,
+    worth_asked,
 )
 from app.chat.listing import asks_for_list
 from app.chat.products import GENERIC, NAMED, PRODUCT_CODE, name_words, names
@@ -648,7 +649,8 @@ def coverage(
     its rarity in the shop's pages; 1.0 when it has none."""
     named = set(_named(selection.product or "")).union(*(_named(t) for t in titles))
     total = held = 0.0
-    asked = PRODUCT_CODE.sub(" ", question)
+    # "what's the torridon like?": asks nothing but what it is, which its description holds
+    asked = PRODUCT_CODE.sub(" ", worth_asked(question) or question)
     for place, _ in vocabulary.places.resolved(asked):  # held by its region (the reading's)
         asked = asked.replace(place, " ")
     if _MUCH.search(asked):  # "how much is it?", "how much does it weigh?": a figure's framing
@@ -959,7 +961,7 @@ def _kind_words(question: str, offered: re.Pattern[str] | None = None) -> list[s
     to what follows it ("do you offer gift wrapping?", "is there a birthday discount?", "can I
     buy an extended warranty?"); ``offered``: the phrasings read (`_OFFERED` by default)."""
     listed = asks_for_list(question)
-    if listed is not None:
+    if listed is not None and listed.use is None:  # not "which tent would you recommend?"
         kind: str | None = listed.kind
     else:
         found = (offered or _OFFERED).search(question)

@@ -650,6 +650,26 @@ def _asks_section(asked: frozenset[str], page: Passage) -> bool:
     return bool(heading) and heading <= asked and 2 * len(heading) >= len(asked - title)
 
 
+# a question after a product's worth, which its description answers: "what's the torridon
+# like?", "what do you think of the skiddaw?", "is the nightjar 300 any good?" (not "is it good
+# for skiing?", which asks something of it)
+_ITS_WORTH = re.compile(
+    r"^\W*(?:what(?:'s|\s+is|\s+are)\s+(.+?)\s+like"
+    r"|what\s+do\s+(?:you|u)\s+think\s+(?:of|about)\s+(.+?)"
+    r"|how\s+good\s+(?:is|are)\s+(.+?)"
+    r"|(?:is|are)\s+(.+?)\s+(?:any\s+)?good)\W*$",
+    re.IGNORECASE,
+)
+
+
+def worth_asked(question: str) -> str | None:
+    """What ``question`` asks the worth of ("what's the torridon like?": "the torridon"), if
+    it asks only that (of each product a line named alone is, as the turn reads it: "what's
+    the torridon like: the …'s and the …'s, both?"); None otherwise."""
+    found = _ITS_WORTH.match(question.split(": ", 1)[0])
+    return next(g for g in found.groups() if g) if found is not None else None
+
+
 def asks_what_it_is(question: str, product: str, asked: frozenset[str] | None = None) -> bool:
     """``question`` asks nothing of the product called ``product`` but what it is: "Tell me
     about the Stormhollow 2 Tent", "What is FH-STV-9010?" (``asked``: its asked stems), not
@@ -1072,8 +1092,9 @@ FRAMING = frozenset(
 
 def asked_stems(question: str) -> frozenset[str]:
     """The question's word stems, with a shopper's name for a record field mapped to it; the
-    words that only frame it ("tell me about") hold nothing a line could answer."""
-    words = plain_words(question)
+    words that only frame it ("tell me about", "what's … like?") hold nothing a line could
+    answer."""
+    words = plain_words(worth_asked(question) or question)
     asked = {stem(w) for w in words} - FRAMING | {f for w in words for f in FIELD_NAMES.get(w, ())}
     # "how much is it?": a price, or what a table's Cost column gives
     asked |= {stem("price"), stem("cost")} if HOW_MUCH.search(question) else set()

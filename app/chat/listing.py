@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.chat.evidence import stems
 from app.chat.products import CUT_WORDS, cut_alone, cut_asked, tokens
@@ -50,13 +50,18 @@ class Listed:
     kind: str
     words: frozenset[str]
     asks_whether: bool
+    # what the shopper asks a recommendation for ("for winter hiking in Scotland", or "" when
+    # the message says not): the pages rank none of the kind for it, so each is listed with
+    # what its description says it is for; None: no recommendation is asked
+    use: str | None = None
 
 
 def asks_for_list(question: str) -> Listed | None:
-    """The kind of product ``question`` asks the shop's range of, if it asks that."""
+    """The kind of product ``question`` asks the shop's range of, if it asks that, or asks
+    which of the kind the shop recommends (`asks_recommendation`)."""
     found = _ASKS.match(question)
     if found is None:
-        return None
+        return asks_recommendation(question)
     phrase = next(g for g in ("what", "got", "any", "show") if found.group(g) is not None)
     said = _NEXT_QUESTION.split(found.group(phrase), maxsplit=1)[0].split()
     said += found.group("whom").split() if found.group("whom") else []  # "… have for women?"
@@ -66,6 +71,43 @@ def asks_for_list(question: str) -> Listed | None:
     if not words:
         return None
     return Listed(" ".join(said), words, asks_whether=found.group("yes") is not None)
+
+
+_RECOMMEND = r"(?:would|do|can|could|should)\s+(?:you|u)\s+(?:recommend|suggest)"
+# "which jacket would you recommend for winter hiking?", "can you recommend a tent for two
+# people?", "I need a jacket for Scotland in November, what do you recommend?", "what's the best
+# sleeping bag for cold nights?"
+_RECOMMENDS = re.compile(
+    r"^\s*(?:(?:so|and|ok|okay|hi|hello|hey)\b[,!]?\s*)?(?:"
+    rf"(?:which|what)\s+(?:(?:kind|type|sort)\s+of\s+)?(?P<which>.+?)\s+{_RECOMMEND}"
+    r"(?:\s+for\s+(?P<use>.+?))?"
+    r"|(?:can|could)\s+(?:you|u)\s+(?:recommend|suggest)\s+(?:me\s+)?(?P<some>.+?)"
+    r"|i(?:'m|\s+am)?\s+(?:need|want|looking\s+for|after)\s+(?P<need>.+?)[,.;]?\s+"
+    rf"(?:what|which\s+(?:one|do\s+you\s+recommend))(?:\s+{_RECOMMEND})?"
+    r"|what(?:'s|\s+is|\s+are)\s+(?:the|your)\s+best\s+(?P<best>.+?)"
+    r")\s*(?:please)?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+_USE = re.compile(r"\s+(?=(?:for|to|in|on)\s+)", re.IGNORECASE)  # "a tent for two people"
+_ONE = frozenset("one ones".split())  # noqa: SIM905
+
+
+def asks_recommendation(question: str) -> Listed | None:
+    """The kind ``question`` asks the shop to recommend one of, and what for, if it asks that
+    ("which jacket would you recommend for winter hiking in Scotland?": jackets, "winter
+    hiking in Scotland"). The pages rank no product for a shopper's use, so the answer lists
+    the kind, each with what its own page says it is for."""
+    found = _RECOMMENDS.match(question)
+    if found is None:
+        return None
+    said = next(found.group(g) for g in ("which", "some", "need", "best") if found.group(g))
+    kind = _USE.split(said, maxsplit=1)[0]
+    use = f"for {found.group('use')}" if found.group("use") else said[len(kind) :].strip()
+    words = [w for w in kind.split() if w.lower() not in _FILLERS | _ANY_KIND | _ONE]
+    stemmed = stems(" ".join(words))
+    if not stemmed or len(words) > 3:  # "which one would you recommend?", "the most weight …"
+        return None
+    return Listed(" ".join(words), stemmed, asks_whether=False, use=use)
 
 
 def for_whom_only(listed: Listed) -> str | None:
@@ -97,19 +139,40 @@ def listing_answer(listed: Listed, records: Sequence[Passage], *, of: int | None
     ``records`` are only the first of them (`MAX_LISTED`)."""
     total = len(records) if of is None else of
     one = total == 1
+    kind = listed.kind.split(" for ")[0]
+    if listed.use is not None and not kind.lower().endswith("s"):  # "which tent …?": tents
+        listed = replace(listed, kind=f"{listed.kind}s")
     plural = not one and listed.kind.split(" for ")[0].lower().endswith("s")
     said = f"{total} {listed.kind}" if plural else "one" if one else f"{total} of these"
     lead = f"{'Yes, we' if listed.asks_whether else 'We'} sell {said}"
     if total > len(records):
         lead += f"; the first {len(records)}"
+    if listed.use is not None:  # a recommendation: the pages pick none for the shopper's use
+        best = f"which is best {listed.use}" if listed.use else "which would suit you best"
+        said_for = "its page says it is" if one else "each one's page says it is"
+        lead = f"Our pages don't say {best}. {lead}, with what {said_for} for"
     items = []
     for number, record in enumerate(records, start=1):
         cost = price(record)
-        items.append(f"- {record.title}{f', {cost}' if cost else ''} [{number}]")
+        made_for = _made_for(record) if listed.use is not None else ""
+        items.append(
+            f"- {record.title}{f', {cost}' if cost else ''}{f': {made_for}' if made_for else ''}"
+            f" [{number}]"
+        )
     ask = "it" if one else "any of them"
     if total > len(records):
         ask += ", or tell me what you need it for and I'll narrow them down"
     return f"{lead}:\n\n" + "\n".join(items) + f"\n\nAsk me about {ask} for the details."
+
+
+_DESCRIPTION = re.compile(r"^Description:\s*(.+?[.!?])(?=\s|$)", re.MULTILINE)
+
+
+def _made_for(record: Passage) -> str:
+    """The first sentence of the description a product record's passage gives, word for word
+    ("A freestanding three-season tent for two, …"); "" when it gives none."""
+    found = _DESCRIPTION.search(record.text)
+    return found.group(1) if found else ""
 
 
 MAX_LISTED = 10  # a listing names at most this many products, and says how many there are

@@ -383,7 +383,8 @@ class ChatService:
             # "do you sell women's jackets?": the jackets cut for women
             cut, kind = cut_of
             records = facts.catalog.of_kind(kind, cut)
-        elif listed is not None and not records:  # "do you sell gas?": the Gas Canisters
+        elif listed is not None and not records and listed.use is None:
+            # "do you sell gas?": the Gas Canisters
             records = facts.catalog.titled_with(listed.words)
             listed = dataclasses.replace(listed, kind=f"{listed.kind} products")
         if listed is None or not records:

@@ -2356,3 +2356,30 @@ def test_a_product_named_after_another_is_searched_on_its_own_words_and_its_pric
     tent, _ = ask(portal, stack.chat, new_session(), "how much is the stormhollow 2?")
     assert tent.declined is None and "289" in tent.answer, tent.answer
     assert "39" not in tent.answer, tent.answer  # the footprint's price is not the tent's
+
+
+def test_a_recommendation_lists_what_each_is_for_and_a_products_worth_is_its_description(
+    portal: BlockingPortal, stack: Any
+) -> None:
+    """Seen asking as a shopper (forty-fifth session): "I need a jacket for Scotland in
+    November, what do you recommend?" was hedged with the size guide's layering line, "can you
+    recommend a tent for two people?" quoted the Stormhollow 2's lines as if chosen, and "what
+    do you think of the cairngorm 800?" was hedged with its description."""
+    jacket, _ = ask(
+        portal,
+        stack.chat,
+        new_session(),
+        "I need a jacket for Scotland in November, what do you recommend?",
+    )
+    assert jacket.answer.startswith("Our pages don't say which is best for Scotland in November.")
+    assert "Torridon 3L Waterproof Jacket Men's, £229.00: Our most protective" in jacket.answer
+    assert "Cairngorm 800 Down Jacket, £249.00" in jacket.answer, jacket.answer
+    session = new_session()
+    tents, _ = ask(portal, stack.chat, session, "can you recommend a tent for two people?")
+    assert "Stormhollow 2 Tent, £289.00" in tents.answer, tents.answer
+    assert "Stormhollow 3 Tent, £349.00" in tents.answer, tents.answer
+    first, _ = ask(portal, stack.chat, session, "how much is the first one?")
+    assert "289" in first.answer and "349" not in first.answer, first.answer
+    worth, _ = ask(portal, stack.chat, new_session(), "what do you think of the cairngorm 800?")
+    assert worth.declined is None, worth.answer
+    assert "Our warmest-for-weight down jacket" in worth.answer, worth.answer

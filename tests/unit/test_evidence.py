@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.chat.catalog import Catalog
 from app.chat.compose import (
     OFFER,
@@ -18,12 +20,14 @@ from app.chat.evidence import (
     asked_stems,
     asks_comparison,
     asks_of_both,
+    asks_what_it_is,
     kind_stems,
     names_another,
     of_kinds_asked,
     select_evidence,
     stem,
     units,
+    worth_asked,
 )
 from app.chat.products import cuts
 from app.chat.quotes import fabricated_quotes
@@ -1184,3 +1188,21 @@ def test_a_kind_asked_of_keeps_other_kinds_records_lines_out() -> None:
     assert all(of_kinds_asked("how do I wash it?", found))  # no kind named
     # whom a product is cut for is no kind of product ("a womens specific fit")
     assert all(of_kinds_asked("r the packs available in a womens specific fit", found))
+
+
+@pytest.mark.parametrize(
+    ("question", "worth"),
+    [
+        ("what's the torridon like?", True),
+        ("what do you think of the torridon jacket?", True),
+        ("is the torridon any good?", True),
+        ("how good is the torridon?", True),
+        ("tell me about the torridon jacket", True),
+        ("is the torridon good for skiing?", False),  # asks something of it
+        ("what is the torridon like in heavy rain?", False),
+        ("how heavy is the torridon?", False),
+    ],
+)
+def test_a_question_after_a_products_worth_asks_what_it_is(question: str, worth: bool) -> None:
+    assert asks_what_it_is(question, "Torridon 3L Waterproof Jacket Men's") is worth
+    assert (worth_asked(question) is not None) is (worth and "tell" not in question)

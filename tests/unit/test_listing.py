@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from app.chat.catalog import Catalog
@@ -191,3 +193,58 @@ def test_a_listing_that_names_whom_and_a_kind_asks_for_that_cut_of_the_kind() ->
     listed = asks_for_list("what walking boots do you have for women?")
     assert listed is not None and listed.kind == "walking boots for women"
     assert cut_and_kind(listed) == ("womens", frozenset({"walk", "boot"}))
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "use"),
+    [
+        (
+            "which jacket would you recommend for winter hiking in Scotland?",
+            "jacket",
+            "for winter hiking in Scotland",
+        ),
+        ("can you recommend a tent for two people?", "tent", "for two people"),
+        (
+            "I need a jacket for Scotland in November, what do you recommend?",
+            "jacket",
+            "for Scotland in November",
+        ),
+        ("what's the best sleeping bag for cold nights?", "sleeping bag", "for cold nights"),
+        ("could you suggest some waterproof trousers?", "waterproof trousers", ""),
+        ("I'm looking for a stove, which one do you recommend?", "stove", ""),
+    ],
+)
+def test_a_question_asking_which_of_a_kind_to_choose_is_a_listing_of_what_each_is_for(
+    question: str, kind: str, use: str
+) -> None:
+    listed = asks_for_list(question)
+    assert listed is not None and (listed.kind, listed.use) == (kind, use)
+    assert not listed.asks_whether
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which one would you recommend?",  # of what the conversation is on
+        "What's the most weight you'd recommend carrying in the Ridgeline 65+10?",
+        "what do you recommend?",
+    ],
+)
+def test_a_recommendation_naming_no_kind_is_no_listing(question: str) -> None:
+    assert asks_for_list(question) is None
+
+
+def test_a_recommendation_lists_each_product_with_its_descriptions_first_sentence() -> None:
+    listed = Listed("tent", frozenset({"tent"}), asks_whether=False, use="for two people")
+    answer = listing_answer(listed, [TENT.passage, TENT_3.passage])
+    assert answer.startswith(
+        "Our pages don't say which is best for two people. We sell 2 tents, with what each "
+        "one's page says it is for:\n\n"
+    ), answer
+    # the description's first sentence, word for word; a record without one, its price alone
+    assert "- Stormhollow 2 Tent, £289.00: A light two-person tent. [1]\n" in answer
+    assert "- Stormhollow 3 Tent, £349.00 [2]" in answer
+    one = listing_answer(replace(listed, use=""), [TENT.passage])
+    assert one.startswith(
+        "Our pages don't say which would suit you best. We sell one, with what its"
+    )
