@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from app.chat.evidence import stems
 from app.chat.products import CUT_WORDS, cut_alone, cut_asked, tokens
@@ -139,11 +139,11 @@ def listing_answer(listed: Listed, records: Sequence[Passage], *, of: int | None
     ``records`` are only the first of them (`MAX_LISTED`)."""
     total = len(records) if of is None else of
     one = total == 1
-    kind = listed.kind.split(" for ")[0]
+    kind = listed.kind
     if listed.use is not None and not kind.lower().endswith("s"):  # "which tent …?": tents
-        listed = replace(listed, kind=f"{listed.kind}s")
-    plural = not one and listed.kind.split(" for ")[0].lower().endswith("s")
-    said = f"{total} {listed.kind}" if plural else "one" if one else f"{total} of these"
+        kind += "s"
+    plural = not one and kind.split(" for ")[0].lower().endswith("s")
+    said = f"{total} {kind}" if plural else "one" if one else f"{total} of these"
     lead = f"{'Yes, we' if listed.asks_whether else 'We'} sell {said}"
     if total > len(records):
         lead += f"; the first {len(records)}"
